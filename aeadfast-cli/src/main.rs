@@ -1,0 +1,2 @@
+//! The `aeadfast` command-line tool.
+fn main() {}

@@ -1,0 +1,165 @@
+//! aarch64 lanes: ARMv8 AES (`aese` + `aesmc`) on `uint8x16_t`, with SHA3's `eor3` for
+//! three-way XOR, and the backend entry points.
+//!
+//! The lane types are private to this crate; a value of one can only be created inside an
+//! entry point below, and entry points are only called after the CPU was checked.
+#![allow(unsafe_code)]
+
+use core::arch::aarch64::*;
+
+use crate::{LaneOp, Lanes, Wide};
+
+/// One 128-bit lane in a NEON register; `aes_round_pre` is `aesmc(aese(x, k))`.
+#[derive(Clone, Copy)]
+pub(crate) struct Neon(uint8x16_t);
+
+/// [`Neon`] whose `xor3` is a single SHA3 `eor3`.
+#[derive(Clone, Copy)]
+pub(crate) struct NeonSha3(Neon);
+
+impl Lanes for Neon {
+    const LANES: usize = 1;
+
+    #[inline(always)]
+    fn zero() -> Self {
+        // SAFETY: NEON is part of the aarch64 targets this module is compiled for.
+        Neon(unsafe { vdupq_n_u8(0) })
+    }
+
+    #[inline(always)]
+    fn load(src: &[u8]) -> Self {
+        let src = &src[..16];
+        // SAFETY: 16 readable bytes; `vld1q_u8` has no alignment requirement beyond u8.
+        Neon(unsafe { vld1q_u8(src.as_ptr()) })
+    }
+
+    #[inline(always)]
+    fn store(self, dst: &mut [u8]) {
+        let dst = &mut dst[..16];
+        // SAFETY: 16 writable bytes; `vst1q_u8` has no alignment requirement beyond u8.
+        unsafe { vst1q_u8(dst.as_mut_ptr(), self.0) }
+    }
+
+    #[inline(always)]
+    fn broadcast(block: &[u8; 16]) -> Self {
+        Self::load(block)
+    }
+
+    #[inline(always)]
+    fn xor(self, other: Self) -> Self {
+        // SAFETY: NEON is available (see `zero`).
+        Neon(unsafe { veorq_u8(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    fn and(self, other: Self) -> Self {
+        // SAFETY: NEON is available (see `zero`).
+        Neon(unsafe { vandq_u8(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    fn aes_round(self, key: Self) -> Self {
+        self.aesl().xor(key)
+    }
+
+    #[inline(always)]
+    fn aes_round_pre(self, key: Self) -> Self {
+        // SAFETY: a `Neon` exists only inside an entry point whose CPU check included AES.
+        Neon(unsafe { vaesmcq_u8(vaeseq_u8(self.0, key.0)) })
+    }
+
+    #[inline(always)]
+    fn aesl(self) -> Self {
+        self.aes_round_pre(Self::zero())
+    }
+}
+
+impl Lanes for NeonSha3 {
+    const LANES: usize = 1;
+
+    #[inline(always)]
+    fn zero() -> Self {
+        NeonSha3(Neon::zero())
+    }
+
+    #[inline(always)]
+    fn load(src: &[u8]) -> Self {
+        NeonSha3(Neon::load(src))
+    }
+
+    #[inline(always)]
+    fn store(self, dst: &mut [u8]) {
+        self.0.store(dst)
+    }
+
+    #[inline(always)]
+    fn broadcast(block: &[u8; 16]) -> Self {
+        NeonSha3(Neon::broadcast(block))
+    }
+
+    #[inline(always)]
+    fn xor(self, other: Self) -> Self {
+        NeonSha3(self.0.xor(other.0))
+    }
+
+    #[inline(always)]
+    fn and(self, other: Self) -> Self {
+        NeonSha3(self.0.and(other.0))
+    }
+
+    #[inline(always)]
+    fn xor3(self, b: Self, c: Self) -> Self {
+        // SAFETY: a `NeonSha3` exists only inside an entry point whose CPU check included SHA3.
+        NeonSha3(Neon(unsafe { veor3q_u8(self.0.0, b.0.0, c.0.0) }))
+    }
+
+    #[inline(always)]
+    fn aes_round(self, key: Self) -> Self {
+        NeonSha3(self.0.aes_round(key.0))
+    }
+
+    #[inline(always)]
+    fn aes_round_pre(self, key: Self) -> Self {
+        NeonSha3(self.0.aes_round_pre(key.0))
+    }
+
+    #[inline(always)]
+    fn aesl(self) -> Self {
+        NeonSha3(self.0.aesl())
+    }
+}
+
+/// ARMv8 AES: `Neon`, and `Wide<Neon, N>` for 2 and 4 lanes.
+#[target_feature(enable = "neon,aes")]
+pub(crate) fn run_arm_aes<Op: LaneOp>(op: Op) -> Op::Output {
+    match Op::LANES {
+        1 => op.run::<Neon>(),
+        2 => op.run::<Wide<Neon, 2>>(),
+        4 => op.run::<Wide<Neon, 4>>(),
+        n => panic!("unsupported lane count {n}"),
+    }
+}
+
+/// ARMv8 AES + SHA3: `NeonSha3`, and `Wide<NeonSha3, N>` for 2 and 4 lanes.
+#[target_feature(enable = "neon,aes,sha3")]
+pub(crate) fn run_arm_sha3<Op: LaneOp>(op: Op) -> Op::Output {
+    match Op::LANES {
+        1 => op.run::<NeonSha3>(),
+        2 => op.run::<Wide<NeonSha3, 2>>(),
+        4 => op.run::<Wide<NeonSha3, 4>>(),
+        n => panic!("unsupported lane count {n}"),
+    }
+}
+
+cpufeatures::new!(arm_aes_cpuid, "aes");
+cpufeatures::new!(arm_sha3_cpuid, "aes", "sha3");
+
+/// ARMv8 AES (and PMULL, which Linux reports together).
+pub(crate) fn has_arm_aes() -> bool {
+    arm_aes_cpuid::get()
+}
+
+/// ARMv8 AES and SHA3 (with SHA512).
+pub(crate) fn has_arm_sha3() -> bool {
+    arm_sha3_cpuid::get()
+}

@@ -1,0 +1,245 @@
+//! Backend selection: which implementation of [`Lanes`](crate::Lanes) runs, chosen once at run
+//! time from the CPU's features.
+
+use core::fmt;
+
+use crate::{Lanes, Soft};
+
+/// An implementation tier of the AES lane primitive.
+///
+/// Listed from fastest to slowest; [`Backend::detect`] picks the first one the CPU can run.
+///
+/// ```
+/// use aes_lanes::Backend;
+/// let best = Backend::detect();
+/// assert!(best.is_available());
+/// assert!(Backend::available().any(|b| b == Backend::Portable));
+/// println!("using {}", best.name());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// x86-64 VAES with AVX-512F/VL: four lanes per `zmm` register.
+    Vaes512,
+    /// x86-64 VAES with AVX2: two lanes per `ymm` register.
+    Vaes256,
+    /// x86-64 AES-NI: one lane per `xmm` register.
+    AesNi,
+    /// aarch64 AES with SHA3 (`eor3` three-way XOR).
+    ArmSha3,
+    /// aarch64 AES (`aese` + `aesmc`).
+    ArmAes,
+    /// Portable constant-time bitsliced AES, no CPU requirements.
+    Portable,
+}
+
+impl Backend {
+    /// Every backend, fastest first.
+    pub const ALL: [Backend; 6] = [
+        Backend::Vaes512,
+        Backend::Vaes256,
+        Backend::AesNi,
+        Backend::ArmSha3,
+        Backend::ArmAes,
+        Backend::Portable,
+    ];
+
+    /// The fastest backend this CPU can run (the result of detection is cached).
+    pub fn detect() -> Backend {
+        Self::available().next().unwrap_or(Backend::Portable)
+    }
+
+    /// Every backend this CPU can run, fastest first; always ends with [`Backend::Portable`].
+    pub fn available() -> impl Iterator<Item = Backend> + Clone {
+        Self::ALL.into_iter().filter(|b| b.is_available())
+    }
+
+    /// Whether this CPU (and this build) can run the backend.
+    pub fn is_available(self) -> bool {
+        match self {
+            Backend::Portable => true,
+            #[cfg(x86_backends)]
+            Backend::Vaes512 => crate::x86::has_vaes512(),
+            #[cfg(x86_backends)]
+            Backend::Vaes256 => crate::x86::has_vaes256(),
+            #[cfg(x86_backends)]
+            Backend::AesNi => crate::x86::has_aesni(),
+            #[cfg(arm_backends)]
+            Backend::ArmSha3 => crate::arm::has_arm_sha3(),
+            #[cfg(arm_backends)]
+            Backend::ArmAes => crate::arm::has_arm_aes(),
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+
+    /// Short stable name, e.g. `"VAES-AVX512"`, as used by `--backend` options.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Backend::Vaes512 => "VAES-AVX512",
+            Backend::Vaes256 => "VAES-AVX2",
+            Backend::AesNi => "AES-NI",
+            Backend::ArmSha3 => "ARM-AES-SHA3",
+            Backend::ArmAes => "ARM-AES",
+            Backend::Portable => "Portable",
+        }
+    }
+
+    /// Parses a [`name`](Backend::name) (case-insensitive; `-` and `_` are interchangeable).
+    ///
+    /// ```
+    /// use aes_lanes::Backend;
+    /// assert_eq!(Backend::from_name("aes-ni"), Some(Backend::AesNi));
+    /// assert_eq!(Backend::from_name("vaes_avx512"), Some(Backend::Vaes512));
+    /// assert_eq!(Backend::from_name("nope"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Backend> {
+        let same = |a: &str| {
+            a.len() == name.len()
+                && a.bytes().zip(name.bytes()).all(|(x, y)| {
+                    let y = if y == b'_' { b'-' } else { y };
+                    x.eq_ignore_ascii_case(&y)
+                })
+        };
+        Self::ALL.into_iter().find(|b| same(b.name()))
+    }
+
+    /// A [`Token`] for this backend, or an error if the CPU cannot run it.
+    pub fn token(self) -> Result<Token, Unavailable> {
+        if self.is_available() {
+            Ok(Token(self))
+        } else {
+            Err(Unavailable(self))
+        }
+    }
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Error: the requested backend cannot run on this CPU or in this build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unavailable(pub Backend);
+
+impl fmt::Display for Unavailable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the {} backend is not available on this CPU", self.0.name())
+    }
+}
+
+impl core::error::Error for Unavailable {}
+
+/// Proof that a [`Backend`] can run here; the only way to run lane code on it.
+///
+/// Obtained from [`Token::detect`] or [`Backend::token`]. It is `Copy` and costs nothing to
+/// keep in a cipher instance, so detection happens once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Token(Backend);
+
+impl Default for Token {
+    fn default() -> Self {
+        Self::detect()
+    }
+}
+
+impl Token {
+    /// The token of the fastest available backend.
+    pub fn detect() -> Token {
+        Token(Backend::detect())
+    }
+
+    /// The portable backend's token (always available).
+    pub const fn portable() -> Token {
+        Token(Backend::Portable)
+    }
+
+    /// Which backend this token runs.
+    pub const fn backend(self) -> Backend {
+        self.0
+    }
+
+    /// Runs `op` with the lane type of this backend for `Op::LANES` lanes, compiled with the
+    /// backend's target features (call this once per message, not per block).
+    ///
+    /// | backend | 1 lane | 2 lanes | 4 lanes |
+    /// |---|---|---|---|
+    /// | `Vaes512` | xmm | ymm | zmm |
+    /// | `Vaes256` | xmm | ymm | 2 × ymm |
+    /// | `AesNi` | xmm | 2 × xmm | 4 × xmm |
+    /// | `ArmSha3`, `ArmAes` | q-reg | 2 × q-reg | 4 × q-reg |
+    /// | `Portable` | `Soft<1>` | `Soft<2>` | `Soft<4>` |
+    ///
+    /// ```
+    /// use aes_lanes::{LaneOp, Lanes, Token};
+    ///
+    /// /// Applies AESL to one block.
+    /// struct Aesl([u8; 16]);
+    /// impl LaneOp for Aesl {
+    ///     const LANES: usize = 1;
+    ///     type Output = [u8; 16];
+    ///     #[inline(always)]
+    ///     fn run<L: Lanes>(self) -> [u8; 16] {
+    ///         let mut out = [0u8; 16];
+    ///         L::load(&self.0).aesl().store(&mut out);
+    ///         out
+    ///     }
+    /// }
+    /// let x = hex_literal::hex!("00112233445566778899aabbccddeeff");
+    /// let y = hex_literal::hex!("6379e6d9f467fb76ad063cf4d2eb8aa3");
+    /// assert_eq!(Token::detect().dispatch(Aesl(x)), y);
+    /// ```
+    #[inline]
+    pub fn dispatch<Op: LaneOp>(self, op: Op) -> Op::Output {
+        const { assert!(Op::LANES == 1 || Op::LANES == 2 || Op::LANES == 4) };
+        match self.0 {
+            #[cfg(x86_backends)]
+            // SAFETY: a `Token` for Vaes512 exists only if `has_vaes512()` returned true.
+            #[allow(unsafe_code)]
+            Backend::Vaes512 => unsafe { crate::x86::run_vaes512(op) },
+            #[cfg(x86_backends)]
+            // SAFETY: a `Token` for Vaes256 exists only if `has_vaes256()` returned true.
+            #[allow(unsafe_code)]
+            Backend::Vaes256 => unsafe { crate::x86::run_vaes256(op) },
+            #[cfg(x86_backends)]
+            // SAFETY: a `Token` for AesNi exists only if `has_aesni()` returned true.
+            #[allow(unsafe_code)]
+            Backend::AesNi => unsafe { crate::x86::run_aesni(op) },
+            #[cfg(arm_backends)]
+            // SAFETY: a `Token` for ArmSha3 exists only if `has_arm_sha3()` returned true.
+            #[allow(unsafe_code)]
+            Backend::ArmSha3 => unsafe { crate::arm::run_arm_sha3(op) },
+            #[cfg(arm_backends)]
+            // SAFETY: a `Token` for ArmAes exists only if `has_arm_aes()` returned true.
+            #[allow(unsafe_code)]
+            Backend::ArmAes => unsafe { crate::arm::run_arm_aes(op) },
+            _ => run_portable(op),
+        }
+    }
+}
+
+/// Portable entry point.
+#[inline(always)]
+fn run_portable<Op: LaneOp>(op: Op) -> Op::Output {
+    match Op::LANES {
+        1 => op.run::<Soft<1>>(),
+        2 => op.run::<Soft<2>>(),
+        4 => op.run::<Soft<4>>(),
+        n => panic!("unsupported lane count {n}"),
+    }
+}
+
+/// A computation written once against [`Lanes`], run by [`Token::dispatch`] with the lane
+/// type of the selected backend.
+///
+/// Implement `run` as `#[inline(always)]` generic code with no `#[target_feature]`; it is
+/// compiled separately into each backend's entry point.
+pub trait LaneOp {
+    /// How many 128-bit lanes the computation works on: 1, 2 or 4.
+    const LANES: usize;
+    /// What the computation returns.
+    type Output;
+    /// Runs the computation with lane type `L` (`L::LANES == Self::LANES`).
+    fn run<L: Lanes>(self) -> Self::Output;
+}

@@ -1,0 +1,112 @@
+//! The [`Lanes`] trait: what every backend provides.
+
+/// Largest number of 128-bit lanes a [`Lanes`] value holds.
+pub const MAX_LANES: usize = 4;
+
+/// A value of `LANES` independent 128-bit AES states (`16 × LANES` bytes).
+///
+/// Lane `l` holds bytes `16 l .. 16 l + 15` of what [`load`](Lanes::load) read, in the usual
+/// AES byte order (byte `i` of a block is AES state byte `i`, column-major).
+///
+/// Every method is `#[inline(always)]` in every implementation and none carries
+/// `#[target_feature]`: generic code written against this trait is compiled *into* the
+/// backend entry point that [`Token::dispatch`](crate::Token::dispatch) selects, so the AES
+/// instructions end up inline in the caller's loop.
+///
+/// Implementations for hardware backends are private to this crate; algorithm code receives
+/// them only as the type parameter of [`LaneOp::run`](crate::LaneOp::run). The portable
+/// implementation, [`Soft`](crate::Soft), is public.
+///
+/// # Example
+/// ```
+/// use aes_lanes::{Lanes, Soft};
+/// let x = <Soft<1>>::load(&hex_literal::hex!("00112233445566778899aabbccddeeff"));
+/// let mut out = [0u8; 16];
+/// x.aesl().store(&mut out);
+/// assert_eq!(out, hex_literal::hex!("6379e6d9f467fb76ad063cf4d2eb8aa3"));
+/// ```
+pub trait Lanes: Copy {
+    /// Number of independent 128-bit lanes (1, 2 or 4).
+    const LANES: usize;
+    /// Size of a value in bytes: `16 × LANES`.
+    const BYTES: usize = 16 * Self::LANES;
+
+    /// All lanes zero.
+    fn zero() -> Self;
+
+    /// Loads `BYTES` bytes (unaligned) from the start of `src`.
+    ///
+    /// # Panics
+    /// If `src` is shorter than `BYTES`.
+    fn load(src: &[u8]) -> Self;
+
+    /// Stores `BYTES` bytes (unaligned) to the start of `dst`.
+    ///
+    /// # Panics
+    /// If `dst` is shorter than `BYTES`.
+    fn store(self, dst: &mut [u8]);
+
+    /// The same 16-byte block in every lane.
+    fn broadcast(block: &[u8; 16]) -> Self;
+
+    /// Bitwise XOR.
+    fn xor(self, other: Self) -> Self;
+
+    /// Bitwise AND.
+    fn and(self, other: Self) -> Self;
+
+    /// `self ^ b ^ c` (one instruction where the backend has one).
+    #[inline(always)]
+    fn xor3(self, b: Self, c: Self) -> Self {
+        self.xor(b).xor(c)
+    }
+
+    /// One AES encryption round in x86 shape: `AESL(self) ^ key`, where
+    /// `AESL = MixColumns ∘ ShiftRows ∘ SubBytes`.
+    fn aes_round(self, key: Self) -> Self;
+
+    /// One AES round in Arm shape: `AESL(self ^ key)`.
+    fn aes_round_pre(self, key: Self) -> Self;
+
+    /// The unkeyed AES round `AESL(self)`.
+    #[inline(always)]
+    fn aesl(self) -> Self {
+        self.aes_round(Self::zero())
+    }
+
+    /// XOR of all lanes, as one 16-byte block.
+    #[inline(always)]
+    fn fold_xor(self) -> [u8; 16] {
+        let mut buf = [0u8; 16 * MAX_LANES];
+        self.store(&mut buf);
+        let mut out = [0u8; 16];
+        for lane in buf[..Self::BYTES].chunks_exact(16) {
+            for (o, b) in out.iter_mut().zip(lane) {
+                *o ^= b;
+            }
+        }
+        out
+    }
+
+    /// Lane `lane` as a 16-byte block.
+    ///
+    /// # Panics
+    /// If `lane >= LANES`.
+    #[inline(always)]
+    fn lane(self, lane: usize) -> [u8; 16] {
+        assert!(lane < Self::LANES, "lane index out of range");
+        let mut buf = [0u8; 16 * MAX_LANES];
+        self.store(&mut buf);
+        let mut out = [0u8; 16];
+        out.copy_from_slice(&buf[16 * lane..16 * lane + 16]);
+        out
+    }
+
+    /// `block` in lane 0, zero in every other lane.
+    #[inline(always)]
+    fn first_lane(block: &[u8; 16]) -> Self {
+        let mut buf = [0u8; 16 * MAX_LANES];
+        buf[..16].copy_from_slice(block);
+        Self::load(&buf)
+    }
+}

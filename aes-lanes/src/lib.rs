@@ -1,0 +1,18 @@
+#![no_std]
+#![doc = include_str!("../README.md")]
+#![warn(missing_docs)]
+
+mod backend;
+mod lanes;
+mod soft;
+mod wide;
+
+#[cfg(arm_backends)]
+mod arm;
+#[cfg(x86_backends)]
+mod x86;
+
+pub use backend::{Backend, LaneOp, Token, Unavailable};
+pub use lanes::{Lanes, MAX_LANES};
+pub use soft::Soft;
+pub use wide::Wide;

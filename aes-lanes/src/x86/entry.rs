@@ -1,0 +1,36 @@
+//! Backend entry points: generic lane code is instantiated and inlined here, compiled with
+//! the target features of the tier.
+
+use crate::{LaneOp, Lanes, Wide};
+
+use super::{Xmm, Ymm, Zmm};
+
+/// Runs `op` with `L` for its lane count: 1 → `A`, 2 → `B`, 4 → `C`.
+#[inline(always)]
+fn pick<Op: LaneOp, A: Lanes, B: Lanes, C: Lanes>(op: Op) -> Op::Output {
+    match Op::LANES {
+        1 => op.run::<A>(),
+        2 => op.run::<B>(),
+        4 => op.run::<C>(),
+        n => panic!("unsupported lane count {n}"),
+    }
+}
+
+/// AES-NI: `Xmm`, and `Wide<Xmm, N>` for 2 and 4 lanes.
+#[target_feature(enable = "aes,sse2,ssse3,sse4.1")]
+pub(crate) fn run_aesni<Op: LaneOp>(op: Op) -> Op::Output {
+    pick::<Op, Xmm, Wide<Xmm, 2>, Wide<Xmm, 4>>(op)
+}
+
+/// VAES + AVX2: `Xmm` (VEX-encoded), `Ymm`, and `Wide<Ymm, 2>` for 4 lanes.
+#[target_feature(enable = "aes,sse2,ssse3,sse4.1,avx,avx2,vaes")]
+pub(crate) fn run_vaes256<Op: LaneOp>(op: Op) -> Op::Output {
+    pick::<Op, Xmm, Ymm, Wide<Ymm, 2>>(op)
+}
+
+/// VAES + AVX-512: `Xmm` and `Ymm` (with AVX-512VL, so three-way XORs become `vpternlogd`)
+/// and `Zmm` for 4 lanes.
+#[target_feature(enable = "aes,sse2,ssse3,sse4.1,avx,avx2,vaes,avx512f,avx512vl")]
+pub(crate) fn run_vaes512<Op: LaneOp>(op: Op) -> Op::Output {
+    pick::<Op, Xmm, Ymm, Zmm>(op)
+}

@@ -1,0 +1,62 @@
+//! Two lanes in an `__m256i` (VAES + AVX2).
+
+use core::arch::x86_64::*;
+
+use crate::Lanes;
+
+/// Two 128-bit lanes in an AVX register; AES through `vaesenc ymm`.
+#[derive(Clone, Copy)]
+pub(crate) struct Ymm(__m256i);
+
+impl Lanes for Ymm {
+    const LANES: usize = 2;
+
+    #[inline(always)]
+    fn zero() -> Self {
+        // SAFETY: a `Ymm` is only used inside an entry point whose CPU check included AVX2.
+        Ymm(unsafe { _mm256_setzero_si256() })
+    }
+
+    #[inline(always)]
+    fn load(src: &[u8]) -> Self {
+        let src = &src[..32];
+        // SAFETY: 32 readable bytes, no alignment needed; AVX checked by the entry point.
+        Ymm(unsafe { _mm256_loadu_si256(src.as_ptr().cast()) })
+    }
+
+    #[inline(always)]
+    fn store(self, dst: &mut [u8]) {
+        let dst = &mut dst[..32];
+        // SAFETY: 32 writable bytes, no alignment needed; AVX checked by the entry point.
+        unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), self.0) }
+    }
+
+    #[inline(always)]
+    fn broadcast(block: &[u8; 16]) -> Self {
+        // SAFETY: 16 readable bytes; AVX2 checked by the entry point.
+        Ymm(unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(block.as_ptr().cast())) })
+    }
+
+    #[inline(always)]
+    fn xor(self, other: Self) -> Self {
+        // SAFETY: AVX2 checked by the entry point.
+        Ymm(unsafe { _mm256_xor_si256(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    fn and(self, other: Self) -> Self {
+        // SAFETY: AVX2 checked by the entry point.
+        Ymm(unsafe { _mm256_and_si256(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    fn aes_round(self, key: Self) -> Self {
+        // SAFETY: VAES and AVX2 checked by the entry point.
+        Ymm(unsafe { _mm256_aesenc_epi128(self.0, key.0) })
+    }
+
+    #[inline(always)]
+    fn aes_round_pre(self, key: Self) -> Self {
+        self.xor(key).aesl()
+    }
+}

@@ -1,0 +1,69 @@
+//! Four lanes in an `__m512i` (VAES + AVX-512F).
+
+use core::arch::x86_64::*;
+
+use crate::Lanes;
+
+/// Four 128-bit lanes in an AVX-512 register; AES through `vaesenc zmm`, three-way XOR
+/// through `vpternlogd`.
+#[derive(Clone, Copy)]
+pub(crate) struct Zmm(__m512i);
+
+impl Lanes for Zmm {
+    const LANES: usize = 4;
+
+    #[inline(always)]
+    fn zero() -> Self {
+        // SAFETY: a `Zmm` is only used inside an entry point whose CPU check included AVX-512F.
+        Zmm(unsafe { _mm512_setzero_si512() })
+    }
+
+    #[inline(always)]
+    fn load(src: &[u8]) -> Self {
+        let src = &src[..64];
+        // SAFETY: 64 readable bytes, no alignment needed; AVX-512F checked by the entry point.
+        Zmm(unsafe { _mm512_loadu_si512(src.as_ptr().cast()) })
+    }
+
+    #[inline(always)]
+    fn store(self, dst: &mut [u8]) {
+        let dst = &mut dst[..64];
+        // SAFETY: 64 writable bytes, no alignment needed; AVX-512F checked by the entry point.
+        unsafe { _mm512_storeu_si512(dst.as_mut_ptr().cast(), self.0) }
+    }
+
+    #[inline(always)]
+    fn broadcast(block: &[u8; 16]) -> Self {
+        // SAFETY: 16 readable bytes; AVX-512F checked by the entry point.
+        Zmm(unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(block.as_ptr().cast())) })
+    }
+
+    #[inline(always)]
+    fn xor(self, other: Self) -> Self {
+        // SAFETY: AVX-512F checked by the entry point.
+        Zmm(unsafe { _mm512_xor_si512(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    fn and(self, other: Self) -> Self {
+        // SAFETY: AVX-512F checked by the entry point.
+        Zmm(unsafe { _mm512_and_si512(self.0, other.0) })
+    }
+
+    #[inline(always)]
+    fn xor3(self, b: Self, c: Self) -> Self {
+        // SAFETY: AVX-512F checked by the entry point. 0x96 is the truth table of a ^ b ^ c.
+        Zmm(unsafe { _mm512_ternarylogic_epi32::<0x96>(self.0, b.0, c.0) })
+    }
+
+    #[inline(always)]
+    fn aes_round(self, key: Self) -> Self {
+        // SAFETY: VAES and AVX-512F checked by the entry point.
+        Zmm(unsafe { _mm512_aesenc_epi128(self.0, key.0) })
+    }
+
+    #[inline(always)]
+    fn aes_round_pre(self, key: Self) -> Self {
+        self.xor(key).aesl()
+    }
+}

@@ -1,0 +1,122 @@
+//! Test helpers: a straightforward (table-based, test-only) AES round, and a lane program that
+//! exercises every trait method so backends can be compared.
+#![allow(dead_code)]
+
+use aes_lanes::{LaneOp, Lanes};
+
+fn gmul(mut a: u8, mut b: u8) -> u8 {
+    let mut p = 0;
+    while b != 0 {
+        if b & 1 != 0 {
+            p ^= a;
+        }
+        let hi = a & 0x80;
+        a <<= 1;
+        if hi != 0 {
+            a ^= 0x1b;
+        }
+        b >>= 1;
+    }
+    p
+}
+
+/// The AES S-box computed from its definition (inverse in GF(2^8), then the affine map).
+pub fn sbox(x: u8) -> u8 {
+    let inv = if x == 0 {
+        0
+    } else {
+        (1..=255u8).find(|&y| gmul(x, y) == 1).unwrap()
+    };
+    inv ^ inv.rotate_left(1) ^ inv.rotate_left(2) ^ inv.rotate_left(3) ^ inv.rotate_left(4) ^ 0x63
+}
+
+/// Reference `AESL` = MixColumns(ShiftRows(SubBytes(x))) on one block.
+pub fn aesl_ref(x: &[u8; 16]) -> [u8; 16] {
+    let s: Vec<u8> = x.iter().map(|&b| sbox(b)).collect();
+    let mut sr = [0u8; 16];
+    for c in 0..4 {
+        for r in 0..4 {
+            sr[4 * c + r] = s[4 * ((c + r) % 4) + r];
+        }
+    }
+    let mut out = [0u8; 16];
+    for c in 0..4 {
+        let a = &sr[4 * c..4 * c + 4];
+        for r in 0..4 {
+            out[4 * c + r] = gmul(a[r], 2) ^ gmul(a[(r + 1) % 4], 3) ^ a[(r + 2) % 4] ^ a[(r + 3) % 4];
+        }
+    }
+    out
+}
+
+/// Bytes produced by [`Program`].
+pub type Trace = Vec<u8>;
+
+/// Runs every `Lanes` operation on three inputs and records all results.
+pub struct Program<const N: usize> {
+    pub a: [u8; 64],
+    pub b: [u8; 64],
+    pub c: [u8; 64],
+}
+
+impl<const N: usize> LaneOp for Program<N> {
+    const LANES: usize = N;
+    type Output = Trace;
+
+    #[inline(always)]
+    fn run<L: Lanes>(self) -> Trace {
+        assert_eq!(L::LANES, N);
+        let x = L::load(&self.a);
+        let y = L::load(&self.b);
+        let z = L::load(&self.c);
+        let block: [u8; 16] = self.c[..16].try_into().unwrap();
+        let bc = L::broadcast(&block);
+        let results = [
+            x,
+            x.xor(y),
+            x.and(y),
+            x.xor3(y, z),
+            x.aes_round(y),
+            x.aes_round_pre(y),
+            x.aesl(),
+            bc,
+            L::zero(),
+            L::first_lane(&block),
+            // A chain of rounds mixing every operation.
+            x.aes_round(y).aes_round_pre(z).xor3(bc, x).and(y.aesl()).aes_round(z),
+        ];
+        let mut out = Vec::new();
+        let mut buf = [0u8; 64];
+        for r in results {
+            r.store(&mut buf);
+            out.extend_from_slice(&buf[..L::BYTES]);
+            out.extend_from_slice(&r.fold_xor());
+            for l in 0..L::LANES {
+                out.extend_from_slice(&r.lane(l));
+            }
+        }
+        // Many rounds in a row (checks that values survive long dependency chains).
+        let mut s = x;
+        for _ in 0..100 {
+            s = s.aes_round(y);
+        }
+        s.store(&mut buf);
+        out.extend_from_slice(&buf[..L::BYTES]);
+        out
+    }
+}
+
+/// Applies `AESL` to each lane.
+pub struct Aesl<const N: usize>(pub [u8; 64]);
+
+impl<const N: usize> LaneOp for Aesl<N> {
+    const LANES: usize = N;
+    type Output = [u8; 64];
+
+    #[inline(always)]
+    fn run<L: Lanes>(self) -> [u8; 64] {
+        let mut out = [0u8; 64];
+        L::load(&self.0).aesl().store(&mut out);
+        out
+    }
+}

@@ -1,0 +1,2 @@
+//! Lane primitive benchmarks.
+fn main() {}

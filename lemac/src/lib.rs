@@ -1,0 +1,2 @@
+#![no_std]
+#![doc = include_str!("../README.md")]

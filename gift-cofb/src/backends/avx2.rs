@@ -1,0 +1,124 @@
+//! AVX2 backend: eight messages, one per 32-bit lane of a `ymm` register.
+#![allow(unsafe_code)]
+
+#[cfg(target_arch = "x86")]
+use core::arch::x86::*;
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+use crate::batch::{self, BatchItem, Direction};
+use crate::gift128::RoundKeys;
+use crate::words::Words;
+
+/// Eight 32-bit lanes. Only ever created inside [`run`], which is compiled
+/// with AVX2 and only called after AVX2 was detected.
+#[derive(Clone, Copy)]
+struct Ymm(__m256i);
+
+/// Shift count operand for the `sll`/`srl` forms (the immediate forms take an
+/// `i32` const that cannot be derived from our `u32` const generic); LLVM
+/// turns a constant count back into the immediate instruction.
+#[inline(always)]
+fn count(n: u32) -> __m128i {
+    // SAFETY: SSE2 is part of the x86-64 baseline and of every CPU with AVX2;
+    // this only runs inside the AVX2 entry point.
+    unsafe { _mm_cvtsi32_si128(n as i32) }
+}
+
+// SAFETY (for every `unsafe` block in this impl): `Ymm` values exist only
+// inside `run`, which is `#[target_feature(enable = "avx2")]` and is called
+// only after runtime detection of AVX2, so the AVX2 intrinsics are supported.
+// Loads and stores read/write 32 bytes inside a `[u32; 16]` (64 bytes).
+impl Words for Ymm {
+    const LANES: usize = 8;
+
+    #[inline(always)]
+    fn splat(x: u32) -> Self {
+        // SAFETY: see the impl comment (AVX2 is enabled where this inlines).
+        Ymm(unsafe { _mm256_set1_epi32(x as i32) })
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: see the impl comment.
+        Ymm(unsafe { _mm256_xor_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        // SAFETY: see the impl comment.
+        Ymm(unsafe { _mm256_and_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        // SAFETY: see the impl comment.
+        Ymm(unsafe { _mm256_or_si256(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn not(self) -> Self {
+        self.xor(Self::splat(u32::MAX))
+    }
+    #[inline(always)]
+    fn shl<const N: u32>(self) -> Self {
+        // SAFETY: see the impl comment.
+        Ymm(unsafe { _mm256_sll_epi32(self.0, count(N)) })
+    }
+    #[inline(always)]
+    fn shr<const N: u32>(self) -> Self {
+        // SAFETY: see the impl comment.
+        Ymm(unsafe { _mm256_srl_epi32(self.0, count(N)) })
+    }
+    #[inline(always)]
+    fn rotl<const N: u32>(self) -> Self {
+        if N % 8 == 0 {
+            // Byte-granular rotations are one shuffle.
+            let r = (N / 8) as i8;
+            let idx: [i8; 16] = core::array::from_fn(|i| {
+                let i = i as i8;
+                (i & !3) | ((i - r) & 3)
+            });
+            // SAFETY: see the impl comment.
+            unsafe {
+                let m = _mm256_broadcastsi128_si256(_mm_loadu_si128(idx.as_ptr().cast()));
+                Ymm(_mm256_shuffle_epi8(self.0, m))
+            }
+        } else {
+            self.shl::<N>().or(self.shr_dyn(32 - N))
+        }
+    }
+    #[inline(always)]
+    fn load(src: &[u32; 16]) -> Self {
+        // SAFETY: see the impl comment; `src` has 64 readable bytes.
+        Ymm(unsafe { _mm256_loadu_si256(src.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    fn store(self, dst: &mut [u32; 16]) {
+        // SAFETY: see the impl comment; `dst` has 64 writable bytes.
+        unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), self.0) }
+    }
+}
+
+impl Ymm {
+    #[inline(always)]
+    fn shr_dyn(self, n: u32) -> Self {
+        // SAFETY: see the `Words` impl comment.
+        Ymm(unsafe { _mm256_srl_epi32(self.0, count(n)) })
+    }
+}
+
+/// Encrypts or decrypts `items`, eight at a time.
+#[target_feature(enable = "avx2")]
+fn run(rk: &RoundKeys, items: &mut [BatchItem<'_>], dir: Direction) {
+    for chunk in items.chunks_mut(Ymm::LANES) {
+        batch::run::<Ymm>(rk, chunk, dir);
+    }
+}
+
+/// Entry point for the dispatcher: runs [`run`] after confirming AVX2 support
+/// (cached by `cpufeatures`); without it, falls back to the portable path.
+pub(super) fn run_detected(rk: &RoundKeys, items: &mut [BatchItem<'_>], dir: Direction) {
+    if super::cpuid_avx2::get() {
+        // SAFETY: the CPU supports AVX2 (runtime detection just above).
+        unsafe { run(rk, items, dir) }
+    } else {
+        batch::run_portable(rk, items, dir);
+    }
+}

@@ -1,0 +1,119 @@
+//! AVX-512 backend: sixteen messages, one per 32-bit lane of a `zmm` register.
+#![allow(unsafe_code)]
+
+#[cfg(target_arch = "x86")]
+use core::arch::x86::*;
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+use crate::batch::{self, BatchItem, Direction};
+use crate::gift128::RoundKeys;
+use crate::words::Words;
+
+/// Sixteen 32-bit lanes. Only ever created inside [`run`], which is compiled
+/// with AVX-512F and only called after AVX-512F was detected.
+#[derive(Clone, Copy)]
+struct Zmm(__m512i);
+
+// SAFETY (for every `unsafe` block in this impl): `Zmm` values exist only
+// inside `run`, which is `#[target_feature(enable = "avx512f")]` and is called
+// only after runtime detection of AVX-512F, so the intrinsics are supported.
+// Loads and stores touch exactly the 64 bytes of a `[u32; 16]`.
+impl Words for Zmm {
+    const LANES: usize = 16;
+
+    #[inline(always)]
+    fn splat(x: u32) -> Self {
+        // SAFETY: see the impl comment.
+        Zmm(unsafe { _mm512_set1_epi32(x as i32) })
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: see the impl comment.
+        Zmm(unsafe { _mm512_xor_si512(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        // SAFETY: see the impl comment.
+        Zmm(unsafe { _mm512_and_si512(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        // SAFETY: see the impl comment.
+        Zmm(unsafe { _mm512_or_si512(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn not(self) -> Self {
+        // SAFETY: see the impl comment.
+        Zmm(unsafe { _mm512_ternarylogic_epi32::<0x55>(self.0, self.0, self.0) })
+    }
+    #[inline(always)]
+    fn shl<const N: u32>(self) -> Self {
+        // SAFETY: see the impl comment.
+        Zmm(unsafe { _mm512_slli_epi32::<N>(self.0) })
+    }
+    #[inline(always)]
+    fn shr<const N: u32>(self) -> Self {
+        // SAFETY: see the impl comment.
+        Zmm(unsafe { _mm512_srli_epi32::<N>(self.0) })
+    }
+    #[inline(always)]
+    fn rotl<const N: u32>(self) -> Self {
+        // A constant per-lane rotate count compiles to `vprold`.
+        // SAFETY: see the impl comment.
+        Zmm(unsafe { _mm512_rolv_epi32(self.0, _mm512_set1_epi32(N as i32)) })
+    }
+    #[inline(always)]
+    fn load(src: &[u32; 16]) -> Self {
+        // SAFETY: see the impl comment.
+        Zmm(unsafe { _mm512_loadu_si512(src.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    fn store(self, dst: &mut [u32; 16]) {
+        // SAFETY: see the impl comment.
+        unsafe { _mm512_storeu_si512(dst.as_mut_ptr().cast(), self.0) }
+    }
+
+    #[inline(always)]
+    fn move2<const R: u32, const L: u32>(self, mr: u32, ml: u32) -> Self {
+        // The two masks are complementary after the shift in every use, so the
+        // move is a bit-select of two shifted copies: one `vpternlogd`.
+        debug_assert_eq!(mr, !(ml << L));
+        let (a, b) = (self.shr::<R>(), self.shl::<L>());
+        // SAFETY: see the impl comment.
+        Zmm(unsafe { _mm512_ternarylogic_epi32::<0xca>(Self::splat(mr).0, a.0, b.0) })
+    }
+
+    #[inline(always)]
+    fn swapmove<const N: u32>(self, m: u32) -> Self {
+        // SAFETY: see the impl comment.
+        unsafe {
+            // t = ((x >> N) ^ x) & m; x ^ t ^ (t << N)
+            let t = _mm512_ternarylogic_epi32::<0x28>(self.shr::<N>().0, self.0, Self::splat(m).0);
+            Zmm(_mm512_ternarylogic_epi32::<0x96>(
+                self.0,
+                t,
+                _mm512_slli_epi32::<N>(t),
+            ))
+        }
+    }
+}
+
+/// Encrypts or decrypts `items`, sixteen at a time.
+#[target_feature(enable = "avx512f")]
+fn run(rk: &RoundKeys, items: &mut [BatchItem<'_>], dir: Direction) {
+    for chunk in items.chunks_mut(Zmm::LANES) {
+        batch::run::<Zmm>(rk, chunk, dir);
+    }
+}
+
+/// Entry point for the dispatcher: runs [`run`] after confirming AVX-512F support
+/// (cached by `cpufeatures`); without it, falls back to the portable path.
+pub(super) fn run_detected(rk: &RoundKeys, items: &mut [BatchItem<'_>], dir: Direction) {
+    if super::cpuid_avx512::get() {
+        // SAFETY: the CPU supports AVX-512F (runtime detection just above).
+        unsafe { run(rk, items, dir) }
+    } else {
+        batch::run_portable(rk, items, dir);
+    }
+}

@@ -1,0 +1,103 @@
+//! NEON backend (aarch64): four messages, one per 32-bit lane of a `q`
+//! register.
+//!
+//! Only compiled when the target enables `neon` (then every CPU the binary can
+//! run on has it), so no runtime detection is needed.
+#![allow(unsafe_code)]
+
+use core::arch::aarch64::*;
+
+use crate::batch::{self, BatchItem, Direction};
+use crate::gift128::RoundKeys;
+use crate::words::Words;
+
+/// Four 32-bit lanes.
+#[derive(Clone, Copy)]
+struct Q(uint32x4_t);
+
+// SAFETY (for every `unsafe` block in this impl): this module is compiled only
+// for aarch64 targets with the `neon` target feature enabled, so every NEON
+// intrinsic is supported by any CPU running the code. Loads and stores touch
+// 16 bytes inside a `[u32; 16]` (64 bytes).
+impl Words for Q {
+    const LANES: usize = 4;
+
+    #[inline(always)]
+    fn splat(x: u32) -> Self {
+        // SAFETY: see the impl comment.
+        Q(unsafe { vdupq_n_u32(x) })
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: see the impl comment.
+        Q(unsafe { veorq_u32(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        // SAFETY: see the impl comment.
+        Q(unsafe { vandq_u32(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        // SAFETY: see the impl comment.
+        Q(unsafe { vorrq_u32(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn not(self) -> Self {
+        // SAFETY: see the impl comment.
+        Q(unsafe { vmvnq_u32(self.0) })
+    }
+    #[inline(always)]
+    fn shl<const N: u32>(self) -> Self {
+        // A constant count compiles to `shl #N`.
+        // SAFETY: see the impl comment.
+        Q(unsafe { vshlq_u32(self.0, vdupq_n_s32(N as i32)) })
+    }
+    #[inline(always)]
+    fn shr<const N: u32>(self) -> Self {
+        // A negative constant count compiles to `ushr #N`.
+        // SAFETY: see the impl comment.
+        Q(unsafe { vshlq_u32(self.0, vdupq_n_s32(-(N as i32))) })
+    }
+    #[inline(always)]
+    fn rotl<const N: u32>(self) -> Self {
+        if N == 16 {
+            // SAFETY: see the impl comment.
+            Q(unsafe { vreinterpretq_u32_u16(vrev32q_u16(vreinterpretq_u16_u32(self.0))) })
+        } else {
+            // SAFETY: see the impl comment.
+            Q(unsafe {
+                vorrq_u32(
+                    vshlq_u32(self.0, vdupq_n_s32(N as i32)),
+                    vshlq_u32(self.0, vdupq_n_s32(N as i32 - 32)),
+                )
+            })
+        }
+    }
+    #[inline(always)]
+    fn load(src: &[u32; 16]) -> Self {
+        // SAFETY: see the impl comment.
+        Q(unsafe { vld1q_u32(src.as_ptr()) })
+    }
+    #[inline(always)]
+    fn store(self, dst: &mut [u32; 16]) {
+        // SAFETY: see the impl comment.
+        unsafe { vst1q_u32(dst.as_mut_ptr(), self.0) }
+    }
+
+    #[inline(always)]
+    fn move2<const R: u32, const L: u32>(self, mr: u32, ml: u32) -> Self {
+        // The masks are complementary after the shift in every use: a bit
+        // select of two shifted copies.
+        debug_assert_eq!(mr, !(ml << L));
+        // SAFETY: see the impl comment.
+        Q(unsafe { vbslq_u32(vdupq_n_u32(mr), self.shr::<R>().0, self.shl::<L>().0) })
+    }
+}
+
+/// Encrypts or decrypts `items`, four at a time.
+pub(super) fn run(rk: &RoundKeys, items: &mut [BatchItem<'_>], dir: Direction) {
+    for chunk in items.chunks_mut(Q::LANES) {
+        batch::run::<Q>(rk, chunk, dir);
+    }
+}

@@ -1,0 +1,306 @@
+//! Many independent messages under one key: the batch API and the generic
+//! driver every SIMD backend instantiates.
+//!
+//! A backend with `W::LANES` lanes runs up to that many messages at once, one
+//! message per 32-bit lane of each state word. Per chaining step, a scalar
+//! pass prepares each lane's input (`block ⊕ L`, with the output block written
+//! from the previous `Y`) in a small word-sliced staging area; then the vector
+//! pass computes `Y ← E(G(Y) ⊕ input)` for all lanes together. Messages of
+//! different lengths simply finish at different steps: a finished (or unused)
+//! lane keeps computing on garbage that is never read, and its tag is taken
+//! when it finishes.
+
+use aead::{Nonce, Tag};
+use subtle::ConstantTimeEq;
+
+use crate::GiftCofb;
+use crate::cofb::{Words4, add_mask, double, last_mask, mask_from, padded, triple, xor4};
+use crate::gift128::{self, RoundKeys, block_to_words, words_to_block};
+use crate::words::Words;
+
+/// One message of a batch: nonce, associated data, the message buffer
+/// (transformed in place) and its tag.
+///
+/// For [`GiftCofb::encrypt_batch`] build it with [`BatchItem::new`]; the tag
+/// is written by the call. For [`GiftCofb::decrypt_batch`] build it with
+/// [`BatchItem::with_tag`]; after the call, [`BatchItem::is_verified`] says
+/// whether this message authenticated (a message that did not is zeroed).
+#[derive(Debug)]
+pub struct BatchItem<'a> {
+    pub(crate) nonce: &'a Nonce<GiftCofb>,
+    pub(crate) ad: &'a [u8],
+    pub(crate) buffer: &'a mut [u8],
+    pub(crate) tag: Tag<GiftCofb>,
+    pub(crate) verified: Option<bool>,
+}
+
+impl<'a> BatchItem<'a> {
+    /// A message to encrypt: `buffer` holds the plaintext and receives the
+    /// ciphertext (same length); the tag is available from [`BatchItem::tag`]
+    /// afterwards.
+    pub fn new(nonce: &'a Nonce<GiftCofb>, ad: &'a [u8], buffer: &'a mut [u8]) -> Self {
+        Self {
+            nonce,
+            ad,
+            buffer,
+            tag: Tag::<GiftCofb>::default(),
+            verified: None,
+        }
+    }
+
+    /// A message to decrypt: `buffer` holds the ciphertext (without the tag)
+    /// and receives the plaintext, or zeros if `tag` does not verify.
+    pub fn with_tag(
+        nonce: &'a Nonce<GiftCofb>,
+        ad: &'a [u8],
+        buffer: &'a mut [u8],
+        tag: &Tag<GiftCofb>,
+    ) -> Self {
+        Self {
+            nonce,
+            ad,
+            buffer,
+            tag: *tag,
+            verified: None,
+        }
+    }
+
+    /// The tag: the computed one after encryption, the expected one before
+    /// and after decryption.
+    pub fn tag(&self) -> &Tag<GiftCofb> {
+        &self.tag
+    }
+
+    /// The message buffer (ciphertext after encryption; plaintext after a
+    /// successful decryption, zeros after a failed one).
+    pub fn buffer(&self) -> &[u8] {
+        self.buffer
+    }
+
+    /// `true` once [`GiftCofb::decrypt_batch`] has verified this message's
+    /// tag; `false` before, after encryption and after a failed check.
+    pub fn is_verified(&self) -> bool {
+        self.verified == Some(true)
+    }
+}
+
+/// Which way a batch goes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Direction {
+    Encrypt,
+    Decrypt,
+}
+
+/// Per-lane bookkeeping of the batch driver (lengths are public).
+#[derive(Clone, Copy, Default)]
+struct Lane {
+    /// Number of AD blocks (at least one).
+    ad_blocks: usize,
+    /// Number of message blocks (zero for an empty message).
+    msg_blocks: usize,
+    /// The COFB mask `L`.
+    l: u64,
+}
+
+impl Lane {
+    fn steps(&self) -> usize {
+        self.ad_blocks + self.msg_blocks
+    }
+}
+
+/// The scalar part of step `s` for one lane: given the current `Y`, writes
+/// this step's output bytes (if any) and returns `block ⊕ L` for the next
+/// block-cipher call.
+#[inline(always)]
+fn lane_input(
+    lane: &mut Lane,
+    item: &mut BatchItem<'_>,
+    s: usize,
+    y: &Words4,
+    dir: Direction,
+) -> Words4 {
+    if s < lane.ad_blocks {
+        let ad = item.ad;
+        let off = 16 * s;
+        let block = if s + 1 < lane.ad_blocks {
+            lane.l = double(lane.l);
+            block_to_words(ad[off..off + 16].try_into().unwrap_or(&[0; 16]))
+        } else {
+            let rest = &ad[off..];
+            let block = match <&[u8; 16]>::try_from(rest) {
+                Ok(full) => *full,
+                Err(_) => padded(rest),
+            };
+            lane.l = last_mask(lane.l, rest.len() == 16);
+            if lane.msg_blocks == 0 {
+                lane.l = triple(triple(lane.l));
+            }
+            block_to_words(&block)
+        };
+        return add_mask(&block, lane.l);
+    }
+    let off = 16 * (s - lane.ad_blocks);
+    let chunk = &mut item.buffer[off..];
+    if chunk.len() > 16 {
+        let chunk: &mut [u8; 16] = (&mut chunk[..16])
+            .try_into()
+            .unwrap_or_else(|_| unreachable!());
+        let input = block_to_words(chunk);
+        let output = xor4(&input, y);
+        *chunk = words_to_block(&output);
+        let m = if dir == Direction::Encrypt {
+            input
+        } else {
+            output
+        };
+        lane.l = double(lane.l);
+        add_mask(&m, lane.l)
+    } else {
+        let n = chunk.len();
+        let keystream = words_to_block(y);
+        let mut input = [0u8; 16];
+        input[..n].copy_from_slice(chunk);
+        let mut output = [0u8; 16];
+        for (o, (i, k)) in output.iter_mut().zip(input.iter().zip(&keystream)) {
+            *o = i ^ k;
+        }
+        chunk.copy_from_slice(&output[..n]);
+        let m = if dir == Direction::Encrypt {
+            &input[..n]
+        } else {
+            &output[..n]
+        };
+        let block = match <&[u8; 16]>::try_from(m) {
+            Ok(full) => *full,
+            Err(_) => padded(m),
+        };
+        lane.l = last_mask(lane.l, n == 16);
+        add_mask(&block_to_words(&block), lane.l)
+    }
+}
+
+/// Finishes one lane: `y` is its tag.
+#[inline(always)]
+fn lane_finish(item: &mut BatchItem<'_>, y: &Words4, dir: Direction) {
+    let tag = words_to_block(y);
+    match dir {
+        Direction::Encrypt => item.tag = tag.into(),
+        Direction::Decrypt => {
+            let ok: bool = tag.ct_eq(item.tag.as_ref()).into();
+            if !ok {
+                item.buffer.fill(0);
+            }
+            item.verified = Some(ok);
+        }
+    }
+}
+
+/// Word-sliced staging area: `stage[w][lane]` is word `w` of a lane's block.
+type Stage = [[u32; 16]; 4];
+
+#[inline(always)]
+fn stage_get(stage: &Stage, lane: usize) -> Words4 {
+    [
+        stage[0][lane],
+        stage[1][lane],
+        stage[2][lane],
+        stage[3][lane],
+    ]
+}
+
+#[inline(always)]
+fn stage_put(stage: &mut Stage, lane: usize, w: &Words4) {
+    for (row, x) in stage.iter_mut().zip(w) {
+        row[lane] = *x;
+    }
+}
+
+#[inline(always)]
+fn load_state<W: Words>(stage: &Stage) -> [W; 4] {
+    [
+        W::load(&stage[0]),
+        W::load(&stage[1]),
+        W::load(&stage[2]),
+        W::load(&stage[3]),
+    ]
+}
+
+#[inline(always)]
+fn store_state<W: Words>(s: &[W; 4], stage: &mut Stage) {
+    for (x, row) in s.iter().zip(stage.iter_mut()) {
+        x.store(row);
+    }
+}
+
+/// Runs up to `W::LANES` messages through GIFT-COFB at once.
+///
+/// Generic and `#[inline(always)]`: each backend's `#[target_feature]` entry
+/// point instantiates it with its vector type.
+#[inline(always)]
+pub(crate) fn run<W: Words>(rk: &RoundKeys, items: &mut [BatchItem<'_>], dir: Direction) {
+    debug_assert!(items.len() <= W::LANES && W::LANES <= 16);
+    let mut stage: Stage = [[0; 16]; 4];
+    let mut lanes = [Lane::default(); 16];
+    for (i, item) in items.iter().enumerate() {
+        stage_put(&mut stage, i, &block_to_words(item.nonce.as_ref()));
+    }
+    let mut y = gift128::encrypt::<W>(rk, load_state::<W>(&stage));
+    store_state(&y, &mut stage);
+
+    let mut steps = 0;
+    for (i, (lane, item)) in lanes.iter_mut().zip(items.iter()).enumerate() {
+        lane.ad_blocks = item.ad.len().div_ceil(16).max(1);
+        lane.msg_blocks = item.buffer.len().div_ceil(16);
+        lane.l = mask_from(&stage_get(&stage, i));
+        steps = steps.max(lane.steps());
+    }
+
+    for s in 0..=steps {
+        for (i, (lane, item)) in lanes.iter_mut().zip(items.iter_mut()).enumerate() {
+            let total = lane.steps();
+            if s < total {
+                let yl = stage_get(&stage, i);
+                let x = lane_input(lane, item, s, &yl, dir);
+                stage_put(&mut stage, i, &x);
+            } else if s == total {
+                lane_finish(item, &stage_get(&stage, i), dir);
+            }
+        }
+        if s == steps {
+            break;
+        }
+        let x = load_state::<W>(&stage);
+        // G(Y) ⊕ input, lane-wise.
+        let [y0, y1, y2, y3] = y;
+        let g = [
+            y2.xor(x[0]),
+            y3.xor(x[1]),
+            y0.shl::<1>().or(y1.shr::<31>()).xor(x[2]),
+            y1.shl::<1>().or(y0.shr::<31>()).xor(x[3]),
+        ];
+        y = gift128::encrypt::<W>(rk, g);
+        store_state(&y, &mut stage);
+    }
+}
+
+/// The portable batch path: one message after the other.
+pub(crate) fn run_portable(rk: &RoundKeys, items: &mut [BatchItem<'_>], dir: Direction) {
+    for item in items {
+        let buf = aead::inout::InOutBuf::from(&mut *item.buffer);
+        match dir {
+            Direction::Encrypt => {
+                item.tag = crate::cofb::encrypt(rk, item.nonce.as_ref(), item.ad, buf).into();
+            }
+            Direction::Decrypt => {
+                let tag: [u8; 16] = item.tag.into();
+                item.verified = Some(crate::cofb::decrypt(
+                    rk,
+                    item.nonce.as_ref(),
+                    item.ad,
+                    buf,
+                    &tag,
+                ));
+            }
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! The COFB mode on top of GIFT-128, one message at a time.
+//!
+//! Blocks are handled as four big-endian words; the 64-bit mask `L` is kept
+//! as a `u64` whose high half XORs into word 0 and low half into word 1.
+//! Lengths are public; everything that depends on the key, nonce or data is
+//! branch-free.
+
+use aead::inout::InOutBuf;
+use subtle::ConstantTimeEq;
+
+use crate::gift128::{self, RoundKeys, block_to_words, words_to_block};
+
+/// A block as four big-endian words.
+pub(crate) type Words4 = [u32; 4];
+
+/// `2·L` in GF(2^64) modulo x^64 + x^4 + x^3 + x + 1, without branches.
+#[inline(always)]
+pub(crate) fn double(l: u64) -> u64 {
+    (l << 1) ^ (0x1b & (l >> 63).wrapping_neg())
+}
+
+/// `3·L = 2·L ⊕ L`.
+#[inline(always)]
+pub(crate) fn triple(l: u64) -> u64 {
+    double(l) ^ l
+}
+
+/// The first eight bytes of `y` as `L`.
+#[inline(always)]
+pub(crate) fn mask_from(y: &Words4) -> u64 {
+    (u64::from(y[0]) << 32) | u64::from(y[1])
+}
+
+/// COFB's feedback `G(Y) = Y_lo || (Y_hi <<< 1)` on the word view.
+#[inline(always)]
+fn feedback(y: &Words4) -> Words4 {
+    [
+        y[2],
+        y[3],
+        (y[0] << 1) | (y[1] >> 31),
+        (y[1] << 1) | (y[0] >> 31),
+    ]
+}
+
+/// `block ⊕ L` (in the first eight bytes).
+#[inline(always)]
+pub(crate) fn add_mask(block: &Words4, l: u64) -> Words4 {
+    [
+        block[0] ^ (l >> 32) as u32,
+        block[1] ^ l as u32,
+        block[2],
+        block[3],
+    ]
+}
+
+#[inline(always)]
+pub(crate) fn xor4(a: &Words4, b: &Words4) -> Words4 {
+    [a[0] ^ b[0], a[1] ^ b[1], a[2] ^ b[2], a[3] ^ b[3]]
+}
+
+/// `x || 0x80 || 0…` for a partial (or empty) final block, `x.len() < 16`.
+#[inline(always)]
+pub(crate) fn padded(x: &[u8]) -> [u8; 16] {
+    let mut b = [0u8; 16];
+    b[..x.len()].copy_from_slice(x);
+    b[x.len()] = 0x80;
+    b
+}
+
+/// Mask update for the last block of AD or message: ×3 for a full block,
+/// ×9 for a padded one.
+#[inline(always)]
+pub(crate) fn last_mask(l: u64, full: bool) -> u64 {
+    let l = triple(l);
+    if full { l } else { triple(l) }
+}
+
+/// One COFB chaining step: `Y ← E(G(Y) ⊕ X ⊕ L)`.
+#[inline(always)]
+fn step(rk: &RoundKeys, y: &Words4, x: &Words4, l: u64) -> Words4 {
+    gift128::encrypt::<u32>(rk, add_mask(&xor4(&feedback(y), x), l))
+}
+
+/// `Y = E(N)`, then the associated data (always at least one block); returns
+/// `(Y, L)` ready for the message.
+#[inline(always)]
+fn start(rk: &RoundKeys, nonce: &[u8; 16], ad: &[u8], msg_empty: bool) -> (Words4, u64) {
+    let mut y = gift128::encrypt::<u32>(rk, block_to_words(nonce));
+    let mut l = mask_from(&y);
+    // All AD blocks but the last one are full; the last one may be full,
+    // partial or empty.
+    let full_before_last = ad.len().saturating_sub(1) / 16;
+    let (body, last) = ad.split_at(16 * full_before_last);
+    for chunk in body.chunks_exact(16) {
+        let a = block_to_words(chunk.try_into().unwrap_or(&[0; 16]));
+        l = double(l);
+        y = step(rk, &y, &a, l);
+    }
+    let a = match <&[u8; 16]>::try_from(last) {
+        Ok(full) => block_to_words(full),
+        Err(_) => block_to_words(&padded(last)),
+    };
+    l = last_mask(l, last.len() == 16);
+    if msg_empty {
+        l = triple(triple(l));
+    }
+    y = step(rk, &y, &a, l);
+    (y, l)
+}
+
+/// Encrypts `buffer` (plaintext in, ciphertext out) and returns the tag.
+pub(crate) fn encrypt(
+    rk: &RoundKeys,
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buffer: InOutBuf<'_, '_, u8>,
+) -> [u8; 16] {
+    let (mut y, mut l) = start(rk, nonce, ad, buffer.is_empty());
+    if buffer.is_empty() {
+        return words_to_block(&y);
+    }
+    // The last message block (full or partial) is handled apart from the rest.
+    let body_blocks = (buffer.len() - 1) / 16;
+    let (body, mut last) = buffer.split_at(16 * body_blocks);
+    let (blocks, _) = body.into_chunks::<aead::consts::U16>();
+    for mut blk in blocks {
+        let m = block_to_words(blk.get_in().as_ref());
+        *blk.get_out() = words_to_block(&xor4(&y, &m)).into();
+        l = double(l);
+        y = step(rk, &y, &m, l);
+    }
+    let n = last.len();
+    let p = padded_or_full(last.get_in());
+    let keystream = words_to_block(&y);
+    for (o, (i, k)) in last.get_out().iter_mut().zip(p.iter().zip(&keystream)) {
+        *o = i ^ k;
+    }
+    l = last_mask(l, n == 16);
+    y = step(rk, &y, &block_to_words(&p), l);
+    words_to_block(&y)
+}
+
+/// A final block of 1..=16 bytes: as is when full, else padded.
+#[inline(always)]
+fn padded_or_full(x: &[u8]) -> [u8; 16] {
+    match <&[u8; 16]>::try_from(x) {
+        Ok(full) => *full,
+        Err(_) => padded(x),
+    }
+}
+
+/// Decrypts `buffer` (ciphertext in, plaintext out) and checks `tag` in
+/// constant time. On failure the output is zero-filled and `false` returned.
+pub(crate) fn decrypt(
+    rk: &RoundKeys,
+    nonce: &[u8; 16],
+    ad: &[u8],
+    mut buffer: InOutBuf<'_, '_, u8>,
+    tag: &[u8; 16],
+) -> bool {
+    let (mut y, mut l) = start(rk, nonce, ad, buffer.is_empty());
+    if !buffer.is_empty() {
+        let body_blocks = (buffer.len() - 1) / 16;
+        let (body, mut last) = buffer.reborrow().split_at(16 * body_blocks);
+        let (blocks, _) = body.into_chunks::<aead::consts::U16>();
+        for mut blk in blocks {
+            let m = xor4(&y, &block_to_words(blk.get_in().as_ref()));
+            *blk.get_out() = words_to_block(&m).into();
+            l = double(l);
+            y = step(rk, &y, &m, l);
+        }
+        let n = last.len();
+        let keystream = words_to_block(&y);
+        let mut m = [0u8; 16];
+        for (o, (c, k)) in m.iter_mut().zip(last.get_in().iter().zip(&keystream)) {
+            *o = c ^ k;
+        }
+        last.get_out().copy_from_slice(&m[..n]);
+        let p = padded_or_full(&m[..n]);
+        l = last_mask(l, n == 16);
+        y = step(rk, &y, &block_to_words(&p), l);
+    }
+    let ok: bool = words_to_block(&y).ct_eq(tag).into();
+    if !ok {
+        buffer.get_out().fill(0);
+    }
+    ok
+}

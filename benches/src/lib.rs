@@ -1,1 +1,51 @@
 //! Shared helpers for the aeadfast criterion benches.
+//!
+//! Every throughput bench uses the same message sizes and reports bytes per second, so a
+//! figure in Gbps is `bytes/s × 8 / 1e9`.
+
+use std::time::Duration;
+
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput};
+
+/// Message sizes of every throughput bench: 64 B, 256 B, 1 KiB, 8 KiB, 64 KiB, 1 MiB.
+pub const SIZES: [usize; 6] = [64, 256, 1 << 10, 8 << 10, 64 << 10, 1 << 20];
+
+/// A human label for a size: `64B`, `1KiB`, `1MiB`.
+pub fn size_label(size: usize) -> String {
+    if size >= 1 << 20 && size % (1 << 20) == 0 {
+        format!("{}MiB", size >> 20)
+    } else if size >= 1 << 10 && size % (1 << 10) == 0 {
+        format!("{}KiB", size >> 10)
+    } else {
+        format!("{size}B")
+    }
+}
+
+/// Deterministic, non-trivial input bytes of the given length.
+pub fn input(len: usize) -> Vec<u8> {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
+
+/// A benchmark group with short, uniform timing settings (the benches run many variants on
+/// a shared machine; repeat runs and take medians rather than lengthening one run).
+pub fn group<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {
+    let mut g = c.benchmark_group(name);
+    g.warm_up_time(Duration::from_millis(300));
+    g.measurement_time(Duration::from_secs(1));
+    g.sample_size(20);
+    g
+}
+
+/// Sets the group's throughput to `bytes` per iteration.
+pub fn bytes(g: &mut BenchmarkGroup<'_, WallTime>, bytes: usize) {
+    g.throughput(Throughput::Bytes(bytes as u64));
+}

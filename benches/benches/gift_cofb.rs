@@ -1,0 +1,2 @@
+//! gift_cofb benchmarks (being written).
+fn main() {}

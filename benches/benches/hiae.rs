@@ -1,0 +1,2 @@
+//! hiae benchmarks (being written).
+fn main() {}

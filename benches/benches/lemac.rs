@@ -1,0 +1,2 @@
+//! lemac benchmarks (being written).
+fn main() {}

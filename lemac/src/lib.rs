@@ -1,2 +1,68 @@
 #![no_std]
 #![doc = include_str!("../README.md")]
+#![warn(missing_docs)]
+
+mod aes128;
+mod key;
+mod mac;
+mod state;
+mod uh;
+
+pub use aes_lanes::{Backend, Unavailable};
+pub use digest;
+pub use digest::MacError;
+pub use key::LeMacKey;
+pub use mac::LeMacGeneric;
+pub use uh::LeMacUhGeneric;
+pub use universal_hash;
+
+/// A 16-byte LeMac nonce.
+pub type Nonce = [u8; 16];
+/// A 16-byte LeMac tag.
+pub type Tag = [u8; 16];
+
+/// LeMac (1 lane, 64-byte rounds): the corrected LeMac of the ToSC 2024 paper.
+pub type LeMac = LeMacGeneric<1>;
+/// LeMacX2 (2 lanes, 128-byte rounds).
+pub type LeMacX2 = LeMacGeneric<2>;
+/// LeMacX4 (4 lanes, 256-byte rounds).
+pub type LeMacX4 = LeMacGeneric<4>;
+
+/// Expanded key of [`LeMacX2`].
+pub type LeMacKeyX2 = LeMacKey<2>;
+/// Expanded key of [`LeMacX4`].
+pub type LeMacKeyX4 = LeMacKey<4>;
+
+/// LeMac-UH, the universal hash inside [`LeMac`].
+pub type LeMacUh = LeMacUhGeneric<1>;
+/// The universal hash inside [`LeMacX2`].
+pub type LeMacUhX2 = LeMacUhGeneric<2>;
+/// The universal hash inside [`LeMacX4`].
+pub type LeMacUhX4 = LeMacUhGeneric<4>;
+
+#[cfg(test)]
+mod tests {
+    use crate::aes128;
+    use aes_lanes::Soft;
+
+    #[test]
+    fn mix_columns_roundtrip() {
+        let b: [u8; 16] = core::array::from_fn(|i| (i * 37 + 5) as u8);
+        assert_eq!(aes128::inv_mix_columns(&aes128::mix_columns(&b)), b);
+        // FIPS-197 / common test column: db 13 53 45 -> 8e 4d a1 bc
+        let mut c = [0u8; 16];
+        c[..4].copy_from_slice(&[0xdb, 0x13, 0x53, 0x45]);
+        assert_eq!(&aes128::mix_columns(&c)[..4], &[0x8e, 0x4d, 0xa1, 0xbc]);
+    }
+
+    #[test]
+    fn aes128_fips197() {
+        let key = hex_literal::hex!("000102030405060708090a0b0c0d0e0f");
+        let pt = hex_literal::hex!("00112233445566778899aabbccddeeff");
+        let rk = aes128::schedule_lanes::<Soft<1>>(&aes128::expand::<Soft<1>>(&key));
+        assert_eq!(
+            aes128::encrypt_block(&pt, &rk),
+            hex_literal::hex!("69c4e0d86a7b0430d8cdb78070b4c55a")
+        );
+    }
+}

@@ -1,0 +1,401 @@
+//! The LeMac algorithm, written once for every width (`L::LANES` = 1, 2 or 4 lanes = LeMac,
+//! LeMacX2, LeMacX4) and every backend.
+//!
+//! Everything here is `#[inline(always)]` and generic over [`Lanes`]; the `LaneOp` structs at
+//! the bottom are what the public types hand to [`Token::dispatch`](aes_lanes::Token::dispatch),
+//! once per call.
+
+use aes_lanes::{LaneOp, Lanes};
+
+use crate::aes128::{self, Block, Schedule};
+
+/// A 16-byte word of every lane: lane `l` at `[l]`; as bytes, exactly what `L::load` reads.
+pub(crate) type Word<const D: usize> = [Block; D];
+
+/// Number of words in the state registers: `S0..S8`, `RR`, `R0`, `R1`, `R2`.
+pub(crate) const REGS: usize = 13;
+
+/// The state registers between two streaming calls, as bytes.
+pub(crate) type StateBytes<const D: usize> = [Word<D>; REGS];
+
+/// Bytes absorbed by one round on `D` lanes.
+pub(crate) const fn chunk_len(d: usize) -> usize {
+    64 * d
+}
+
+/// Everything derived from the key.
+#[derive(Clone)]
+pub(crate) struct KeyMaterial<const D: usize> {
+    /// Initial state `S0..S8`, per lane.
+    pub(crate) init: [Word<D>; 9],
+    /// Finalization subkeys `SK_0..SK_17`, per lane.
+    pub(crate) sk: [Word<D>; 18],
+    /// Schedule of `k2` (last key in MixColumns form).
+    pub(crate) k2: Schedule,
+    /// Schedule of `k3` (last key in MixColumns form).
+    pub(crate) k3: Schedule,
+    /// `0 ^ E_k2(0)`: the nonce mask of the all-zero nonce.
+    pub(crate) zero_mask: Block,
+}
+
+impl<const D: usize> KeyMaterial<D> {
+    pub(crate) const fn zeroed() -> Self {
+        KeyMaterial {
+            init: [[[0; 16]; D]; 9],
+            sk: [[[0; 16]; D]; 18],
+            k2: [[0; 16]; 11],
+            k3: [[0; 16]; 11],
+            zero_mask: [0; 16],
+        }
+    }
+
+    /// Initial register bytes (`S = init`, `RR = R0 = R1 = R2 = 0`).
+    pub(crate) fn initial_state(&self) -> StateBytes<D> {
+        let mut st = [[[0u8; 16]; D]; REGS];
+        st[..9].copy_from_slice(&self.init);
+        st
+    }
+
+    #[cfg(feature = "zeroize")]
+    pub(crate) fn wipe(&mut self) {
+        use zeroize::Zeroize;
+        self.init.as_flattened_mut().zeroize();
+        self.sk.as_flattened_mut().zeroize();
+        self.k2.zeroize();
+        self.k3.zeroize();
+        self.zero_mask.zeroize();
+    }
+}
+
+#[inline(always)]
+fn load_word<L: Lanes, const D: usize>(w: &Word<D>) -> L {
+    L::load(w.as_flattened())
+}
+
+#[inline(always)]
+fn store_word<L: Lanes, const D: usize>(x: L, w: &mut Word<D>) {
+    x.store(w.as_flattened_mut())
+}
+
+/// The state registers in lane values.
+#[derive(Clone, Copy)]
+pub(crate) struct Regs<L> {
+    s: [L; 9],
+    rr: L,
+    r0: L,
+    r1: L,
+    r2: L,
+}
+
+impl<L: Lanes> Regs<L> {
+    #[inline(always)]
+    fn fresh<const D: usize>(init: &[Word<D>; 9]) -> Self {
+        Regs {
+            s: core::array::from_fn(|i| load_word(&init[i])),
+            rr: L::zero(),
+            r0: L::zero(),
+            r1: L::zero(),
+            r2: L::zero(),
+        }
+    }
+
+    #[inline(always)]
+    fn load<const D: usize>(st: &StateBytes<D>) -> Self {
+        Regs {
+            s: core::array::from_fn(|i| load_word(&st[i])),
+            rr: load_word(&st[9]),
+            r0: load_word(&st[10]),
+            r1: load_word(&st[11]),
+            r2: load_word(&st[12]),
+        }
+    }
+
+    #[inline(always)]
+    fn store<const D: usize>(&self, st: &mut StateBytes<D>) {
+        for i in 0..9 {
+            store_word(self.s[i], &mut st[i]);
+        }
+        store_word(self.rr, &mut st[9]);
+        store_word(self.r0, &mut st[10]);
+        store_word(self.r1, &mut st[11]);
+        store_word(self.r2, &mut st[12]);
+    }
+
+    /// One LeMac round (all right-hand sides read the old values).
+    #[inline(always)]
+    fn round(&mut self, m0: L, m1: L, m2: L, m3: L) {
+        let s = self.s;
+        self.s = [
+            s[0].xor3(s[8], m2),
+            s[0].aes_round(m3),
+            s[1].aes_round(m3),
+            s[2].aes_round(self.r1.xor(self.r2)),
+            s[3].aes_round(m0),
+            s[4].aes_round(m0),
+            s[5].aes_round(m1),
+            s[6].aes_round(m1),
+            s[7].aes_round(m3),
+        ];
+        self.r2 = self.r1;
+        self.r1 = self.r0;
+        self.r0 = self.rr.xor(m1);
+        self.rr = m2;
+    }
+
+    /// One round on a `4 × L::BYTES`-byte chunk.
+    #[inline(always)]
+    fn round_chunk(&mut self, c: &[u8]) {
+        let w = L::BYTES;
+        self.round(
+            L::load(&c[..w]),
+            L::load(&c[w..2 * w]),
+            L::load(&c[2 * w..3 * w]),
+            L::load(&c[3 * w..4 * w]),
+        );
+    }
+
+    /// Absorbs whole chunks (`data.len()` must be a multiple of `4 × L::BYTES`).
+    #[inline(always)]
+    fn absorb(&mut self, data: &[u8]) {
+        let chunk = 4 * L::BYTES;
+        debug_assert_eq!(data.len() % chunk, 0);
+        let mut quads = data.chunks_exact(4 * chunk);
+        for q in &mut quads {
+            self.round_chunk(&q[..chunk]);
+            self.round_chunk(&q[chunk..2 * chunk]);
+            self.round_chunk(&q[2 * chunk..3 * chunk]);
+            self.round_chunk(&q[3 * chunk..]);
+        }
+        for c in quads.remainder().chunks_exact(chunk) {
+            self.round_chunk(c);
+        }
+    }
+
+    /// Pads the final `tail` (shorter than a chunk) with `01 00 …`, absorbs it, runs the
+    /// blank rounds and the finalization; returns `H` per lane, XORed with `extra`.
+    ///
+    /// The fourth blank round is merged with the whitening of the finalization (its zero
+    /// message words and the subkeys `SK_i` are both added after the round), and `extra` is
+    /// merged into the key of the 10th round of word 0.
+    #[inline(always)]
+    fn finish<const D: usize>(mut self, tail: &[u8], sk: &[Word<D>; 18], extra: L) -> L {
+        let chunk = 4 * L::BYTES;
+        let mut pad = [0u8; 4 * 16 * aes_lanes::MAX_LANES];
+        pad[..tail.len()].copy_from_slice(tail);
+        pad[tail.len()] = 0x01;
+        self.round_chunk(&pad[..chunk]);
+        let z = L::zero();
+        for _ in 0..3 {
+            self.round(z, z, z, z);
+        }
+        let k: [L; 18] = core::array::from_fn(|j| load_word(&sk[j]));
+        let s = self.s;
+        let mut x = [
+            s[0].xor3(s[8], k[0]),
+            s[0].aes_round(k[1]),
+            s[1].aes_round(k[2]),
+            s[2].aes_round(self.r1.xor3(self.r2, k[3])),
+            s[3].aes_round(k[4]),
+            s[4].aes_round(k[5]),
+            s[5].aes_round(k[6]),
+            s[6].aes_round(k[7]),
+            s[7].aes_round(k[8]),
+        ];
+        for r in 1..10 {
+            for (i, xi) in x.iter_mut().enumerate() {
+                *xi = xi.aes_round(k[i + r]);
+            }
+        }
+        let y: [L; 9] = core::array::from_fn(|i| {
+            if i == 0 {
+                x[0].aes_round(extra)
+            } else {
+                x[i].aesl()
+            }
+        });
+        let a = y[0].xor3(y[1], y[2]);
+        let b = y[3].xor3(y[4], y[5]);
+        let c = y[6].xor3(y[7], y[8]);
+        a.xor3(b, c)
+    }
+}
+
+/// How the nonce enters the final step.
+#[derive(Clone, Copy)]
+pub(crate) enum NonceIn<'a> {
+    /// `N ^ E_k2(N)`, already computed.
+    Mask(&'a Block),
+    /// The nonce itself; `N ^ E_k2(N)` is computed in the same call.
+    Nonce(&'a Block),
+}
+
+/// What the final call returns.
+#[derive(Clone, Copy)]
+pub(crate) enum Output<'a> {
+    /// The MAC tag.
+    Tag(NonceIn<'a>),
+    /// The universal hash `H` (before the nonce step).
+    Hash,
+}
+
+/// `N ^ E_k2(N)`.
+#[inline(always)]
+fn nonce_mask<L: Lanes>(nonce: &Block, k2: &Schedule) -> Block {
+    let rk = aes128::schedule_lanes::<L>(k2);
+    aes128::xor_block(nonce, &aes128::encrypt_block(nonce, &rk))
+}
+
+/// A lane value with `b` in lane 0 and zero elsewhere.
+#[inline(always)]
+fn in_first_lane<L: Lanes>(b: &Block) -> L {
+    if L::LANES == 1 {
+        L::broadcast(b)
+    } else {
+        L::first_lane(b)
+    }
+}
+
+/// Absorbs `head` then `body` (both whole chunks) into the stored state.
+pub(crate) struct AbsorbOp<'a, const D: usize> {
+    pub(crate) state: &'a mut StateBytes<D>,
+    pub(crate) head: &'a [u8],
+    pub(crate) body: &'a [u8],
+}
+
+impl<const D: usize> LaneOp for AbsorbOp<'_, D> {
+    const LANES: usize = D;
+    type Output = ();
+
+    #[inline(always)]
+    fn run<L: Lanes>(self) {
+        let mut r = Regs::<L>::load(self.state);
+        r.absorb(self.head);
+        r.absorb(self.body);
+        r.store(self.state);
+    }
+}
+
+/// The last call of a message: from a stored state (streaming) or from the key's initial
+/// state (one-shot), absorbs `body` (whole chunks), pads and absorbs `tail`, finalizes.
+pub(crate) struct FinishOp<'a, const D: usize> {
+    pub(crate) key: &'a KeyMaterial<D>,
+    pub(crate) state: Option<&'a StateBytes<D>>,
+    pub(crate) body: &'a [u8],
+    pub(crate) tail: &'a [u8],
+    pub(crate) output: Output<'a>,
+}
+
+impl<const D: usize> LaneOp for FinishOp<'_, D> {
+    const LANES: usize = D;
+    type Output = Block;
+
+    #[inline(always)]
+    fn run<L: Lanes>(self) -> Block {
+        let key = self.key;
+        // The nonce step's first addition, `(H ^ N ^ E_k2(N)) ^ k3[0]`, rides on the last
+        // finalization round; for the universal hash nothing is added.
+        let extra = match self.output {
+            Output::Tag(n) => {
+                let mask = match n {
+                    NonceIn::Mask(m) => *m,
+                    NonceIn::Nonce(n) => nonce_mask::<L>(n, &key.k2),
+                };
+                in_first_lane::<L>(&aes128::xor_block(&mask, &key.k3[0]))
+            }
+            Output::Hash => L::zero(),
+        };
+        let mut r = match self.state {
+            Some(st) => Regs::<L>::load(st),
+            None => Regs::<L>::fresh(&key.init),
+        };
+        r.absorb(self.body);
+        let h = r.finish(self.tail, &key.sk, extra);
+        match self.output {
+            Output::Hash => h.fold_xor(),
+            Output::Tag(_) => {
+                let x = if L::LANES == 1 {
+                    h
+                } else {
+                    L::broadcast(&h.fold_xor())
+                };
+                let mut x = x;
+                for k in &key.k3[1..] {
+                    x = x.aes_round(L::broadcast(k));
+                }
+                aes128::inv_mix_columns(&x.lane(0))
+            }
+        }
+    }
+}
+
+/// Computes `N ^ E_k2(N)` (for a MAC constructed with a nonce).
+pub(crate) struct NonceMaskOp<'a> {
+    pub(crate) k2: &'a Schedule,
+    pub(crate) nonce: &'a Block,
+}
+
+impl LaneOp for NonceMaskOp<'_> {
+    const LANES: usize = 1;
+    type Output = Block;
+
+    #[inline(always)]
+    fn run<L: Lanes>(self) -> Block {
+        nonce_mask::<L>(self.nonce, self.k2)
+    }
+}
+
+/// Key derivation: `I`, `SK`, `k2`, `k3` from the 16-byte key.
+pub(crate) struct KeySetupOp<'a, const D: usize> {
+    pub(crate) key: &'a Block,
+    pub(crate) out: &'a mut KeyMaterial<D>,
+}
+
+/// Lane constant `c(i, l, d)`: LE64(i), zeros, byte 14 = l, byte 15 = d − 1.
+fn lane_constant(i: u64, lane: usize, d: usize) -> Block {
+    let mut c = [0u8; 16];
+    c[..8].copy_from_slice(&i.to_le_bytes());
+    c[14] = lane as u8;
+    c[15] = (d - 1) as u8;
+    c
+}
+
+impl<const D: usize> LaneOp for KeySetupOp<'_, D> {
+    const LANES: usize = D;
+    type Output = ();
+
+    #[inline(always)]
+    fn run<L: Lanes>(self) {
+        const { assert!(D == 1 || D == 2 || D == 4, "LeMac is defined for 1, 2 or 4 lanes") };
+        let rk = aes128::schedule_lanes::<L>(&aes128::expand::<L>(self.key));
+        // 27 words per lane (I_0..I_8, SK_0..SK_17), then k2 and k3 (same in every lane).
+        let mut x: [L; 29] = core::array::from_fn(|i| {
+            if i < 27 {
+                let w: Word<D> = core::array::from_fn(|l| lane_constant(i as u64, l, D));
+                load_word(&w)
+            } else {
+                L::broadcast(&lane_constant(i as u64, 0, 1))
+            }
+        });
+        for v in &mut x {
+            *v = aes128::encrypt_mc(*v, &rk);
+        }
+        let out = self.out;
+        for (i, v) in x[..27].iter().enumerate() {
+            let mut w: Word<D> = [[0; 16]; D];
+            store_word(*v, &mut w);
+            for b in &mut w {
+                *b = aes128::inv_mix_columns(b);
+            }
+            if i < 9 {
+                out.init[i] = w;
+            } else {
+                out.sk[i - 9] = w;
+            }
+        }
+        let k2 = aes128::inv_mix_columns(&x[27].lane(0));
+        let k3 = aes128::inv_mix_columns(&x[28].lane(0));
+        out.k2 = aes128::expand::<L>(&k2);
+        out.k3 = aes128::expand::<L>(&k3);
+        out.zero_mask = nonce_mask::<L>(&[0; 16], &out.k2);
+    }
+}

@@ -82,6 +82,19 @@ fn detection_picks_expected_backend() {
     assert_eq!(Backend::detect(), expected);
 }
 
+/// Asserts equal traces, reporting the first differing offset rather than both traces.
+fn assert_same(got: &[u8], want: &[u8], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: trace length");
+    if let Some(i) = got.iter().zip(want).position(|(g, w)| g != w) {
+        let end = (i + 16).min(got.len());
+        panic!(
+            "{what}: first difference at byte {i}: got {:02x?}, want {:02x?}",
+            &got[i..end],
+            &want[i..end]
+        );
+    }
+}
+
 fn check_program(a: [u8; 64], b: [u8; 64], c: [u8; 64]) {
     let reference = [
         Token::portable().dispatch(Program::<1> { a, b, c }),
@@ -90,9 +103,21 @@ fn check_program(a: [u8; 64], b: [u8; 64], c: [u8; 64]) {
     ];
     for t in tokens() {
         let name = t.backend().name();
-        assert_eq!(t.dispatch(Program::<1> { a, b, c }), reference[0], "{name} x1");
-        assert_eq!(t.dispatch(Program::<2> { a, b, c }), reference[1], "{name} x2");
-        assert_eq!(t.dispatch(Program::<4> { a, b, c }), reference[2], "{name} x4");
+        assert_same(
+            &t.dispatch(Program::<1> { a, b, c }),
+            &reference[0],
+            &format!("{name} x1"),
+        );
+        assert_same(
+            &t.dispatch(Program::<2> { a, b, c }),
+            &reference[1],
+            &format!("{name} x2"),
+        );
+        assert_same(
+            &t.dispatch(Program::<4> { a, b, c }),
+            &reference[2],
+            &format!("{name} x4"),
+        );
     }
 }
 

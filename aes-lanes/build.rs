@@ -21,10 +21,7 @@ fn main() {
     if arch == "x86_64" && has("sse2") {
         println!("cargo::rustc-cfg=x86_backends");
     }
-    if arch == "aarch64"
-        && has("neon")
-        && (os == "linux" || os == "android" || vendor == "apple")
-    {
+    if arch == "aarch64" && has("neon") && (os == "linux" || os == "android" || vendor == "apple") {
         println!("cargo::rustc-cfg=arm_backends");
     }
 }

@@ -1,2 +1,6 @@
 //! Prints the AES lane backends this CPU can run, fastest first.
-fn main(){ for b in aes_lanes::Backend::available() { println!("{b}"); } }
+fn main() {
+    for b in aes_lanes::Backend::available() {
+        println!("{b}");
+    }
+}

@@ -125,7 +125,11 @@ pub struct Unavailable(pub Backend);
 
 impl fmt::Display for Unavailable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the {} backend is not available on this CPU", self.0.name())
+        write!(
+            f,
+            "the {} backend is not available on this CPU",
+            self.0.name()
+        )
     }
 }
 

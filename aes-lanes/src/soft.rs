@@ -32,7 +32,9 @@ pub struct Soft<const N: usize> {
 impl<const N: usize> core::fmt::Debug for Soft<N> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         // Lane contents may be secret: print the shape only.
-        f.debug_struct("Soft").field("lanes", &N).finish_non_exhaustive()
+        f.debug_struct("Soft")
+            .field("lanes", &N)
+            .finish_non_exhaustive()
     }
 }
 
@@ -384,7 +386,11 @@ mod tests {
         let planes = bitslice(&bytes);
         for (j, byte) in bytes.iter().enumerate() {
             for (p, plane) in planes.iter().enumerate() {
-                assert_eq!((plane >> j) & 1, u64::from(byte >> p) & 1, "byte {j} bit {p}");
+                assert_eq!(
+                    (plane >> j) & 1,
+                    u64::from(byte >> p) & 1,
+                    "byte {j} bit {p}"
+                );
             }
         }
         assert_eq!(unbitslice(&planes), bytes);

@@ -1,7 +1,15 @@
 //! CPU feature detection for the x86-64 tiers, cached after the first call.
 
 cpufeatures::new!(aesni_cpuid, "aes", "sse2", "ssse3", "sse4.1");
-cpufeatures::new!(vaes512_cpuid, "aes", "avx", "avx2", "vaes", "avx512f", "avx512vl");
+cpufeatures::new!(
+    vaes512_cpuid,
+    "aes",
+    "avx",
+    "avx2",
+    "vaes",
+    "avx512f",
+    "avx512vl"
+);
 
 /// AES-NI with SSE4.1.
 #[inline]

@@ -43,7 +43,8 @@ pub fn aesl_ref(x: &[u8; 16]) -> [u8; 16] {
     for c in 0..4 {
         let a = &sr[4 * c..4 * c + 4];
         for r in 0..4 {
-            out[4 * c + r] = gmul(a[r], 2) ^ gmul(a[(r + 1) % 4], 3) ^ a[(r + 2) % 4] ^ a[(r + 3) % 4];
+            out[4 * c + r] =
+                gmul(a[r], 2) ^ gmul(a[(r + 1) % 4], 3) ^ a[(r + 2) % 4] ^ a[(r + 3) % 4];
         }
     }
     out
@@ -83,7 +84,11 @@ impl<const N: usize> LaneOp for Program<N> {
             L::zero(),
             L::first_lane(&block),
             // A chain of rounds mixing every operation.
-            x.aes_round(y).aes_round_pre(z).xor3(bc, x).and(y.aesl()).aes_round(z),
+            x.aes_round(y)
+                .aes_round_pre(z)
+                .xor3(bc, x)
+                .and(y.aesl())
+                .aes_round(z),
         ];
         let mut out = Vec::new();
         let mut buf = [0u8; 64];

@@ -232,6 +232,100 @@ fn store_state<W: Words>(s: &[W; 4], stage: &mut Stage) {
     }
 }
 
+/// `G(Y) ⊕ x`, lane-wise.
+#[inline(always)]
+fn feedback_xor<W: Words>(y: &[W; 4], x: &[W; 4]) -> [W; 4] {
+    let [y0, y1, y2, y3] = *y;
+    [
+        y2.xor(x[0]),
+        y3.xor(x[1]),
+        y0.shl::<1>().or(y1.shr::<31>()).xor(x[2]),
+        y1.shl::<1>().or(y0.shr::<31>()).xor(x[3]),
+    ]
+}
+
+/// How many steps from `s` on can take the vector fast path: every lane
+/// still running is inside its message and not at its last block.
+fn fast_run_len(lanes: &[Lane], s: usize) -> usize {
+    let mut run = usize::MAX;
+    for lane in lanes {
+        let total = lane.steps();
+        if s > total {
+            continue; // finished earlier: its lane computes garbage
+        }
+        if s < lane.ad_blocks || s + 1 >= total {
+            return 0;
+        }
+        run = run.min(total - 1 - s);
+    }
+    if run == usize::MAX { 0 } else { run }
+}
+
+/// `run` steps of full, non-final message blocks for every running lane,
+/// entirely in vector form: load and transpose the blocks, output `Y ⊕ in`,
+/// double `L`, and chain. `L` and `Y` stay in registers throughout.
+#[inline(always)]
+fn fast_steps<W: Words>(
+    rk: &RoundKeys,
+    items: &mut [BatchItem<'_>],
+    lanes: &mut [Lane; 16],
+    y: &mut [W; 4],
+    s: usize,
+    run: usize,
+    dir: Direction,
+) {
+    // The running lanes and the byte offset of their block at step `s`.
+    let mut active = [(0usize, 0usize); 16];
+    let mut n_active = 0;
+    let mut l_hi = [0u32; 16];
+    let mut l_lo = [0u32; 16];
+    for (i, lane) in lanes.iter().enumerate().take(items.len()) {
+        if s < lane.steps() {
+            active[n_active] = (i, 16 * (s - lane.ad_blocks));
+            n_active += 1;
+        }
+        l_hi[i] = (lane.l >> 32) as u32;
+        l_lo[i] = lane.l as u32;
+    }
+    let active = &active[..n_active];
+    let (mut lh, mut ll) = (W::load(&l_hi), W::load(&l_lo));
+    let mut blocks = [[0u8; 16]; 16];
+    for step in 0..run {
+        for &(i, off) in active {
+            let off = off + 16 * step;
+            if let Some(src) = items[i].buffer.get(off..off + 16) {
+                blocks[i].copy_from_slice(src);
+            }
+        }
+        let input = W::load_blocks(&blocks);
+        let output = [
+            input[0].xor(y[0]),
+            input[1].xor(y[1]),
+            input[2].xor(y[2]),
+            input[3].xor(y[3]),
+        ];
+        W::store_blocks(&output, &mut blocks);
+        for &(i, off) in active {
+            let off = off + 16 * step;
+            if let Some(dst) = items[i].buffer.get_mut(off..off + 16) {
+                dst.copy_from_slice(&blocks[i]);
+            }
+        }
+        let m = if dir == Direction::Encrypt { input } else { output };
+        // L = 2·L on the (hi, lo) word pair.
+        let carry = lh.sign_mask();
+        lh = lh.shl::<1>().or(ll.shr::<31>());
+        ll = ll.shl::<1>().xor(carry.and(W::splat(0x1b)));
+        let x = [m[0].xor(lh), m[1].xor(ll), m[2], m[3]];
+        *y = gift128::encrypt::<W>(rk, feedback_xor(y, &x));
+    }
+    lh.store(&mut l_hi);
+    ll.store(&mut l_lo);
+    for (i, lane) in lanes.iter_mut().enumerate().take(items.len()) {
+        lane.l = (u64::from(l_hi[i]) << 32) | u64::from(l_lo[i]);
+    }
+}
+
 /// Runs up to `W::LANES` messages through GIFT-COFB at once.
 ///
 /// Generic and `#[inline(always)]`: each backend's `#[target_feature]` entry
@@ -239,6 +333,8 @@ fn store_state<W: Words>(s: &[W; 4], stage: &mut Stage) {
 #[inline(always)]
 pub(crate) fn run<W: Words>(rk: &RoundKeys, items: &mut [BatchItem<'_>], dir: Direction) {
     debug_assert!(items.len() <= W::LANES && W::LANES <= 16);
+    let n = items.len().min(W::LANES);
+    let items = &mut items[..n];
     let mut stage: Stage = [[0; 16]; 4];
     let mut lanes = [Lane::default(); 16];
     for (i, item) in items.iter().enumerate() {
@@ -255,7 +351,10 @@ pub(crate) fn run<W: Words>(rk: &RoundKeys, items: &mut [BatchItem<'_>], dir: Di
         steps = steps.max(lane.steps());
     }
 
-    for s in 0..=steps {
+    let mut s = 0;
+    loop {
+        // Scalar preparation of step `s` for every lane (AD blocks, last
+        // blocks, finished lanes), then one vector step.
         for (i, (lane, item)) in lanes.iter_mut().zip(items.iter_mut()).enumerate() {
             let total = lane.steps();
             if s < total {
@@ -269,16 +368,13 @@ pub(crate) fn run<W: Words>(rk: &RoundKeys, items: &mut [BatchItem<'_>], dir: Di
         if s == steps {
             break;
         }
-        let x = load_state::<W>(&stage);
-        // G(Y) ⊕ input, lane-wise.
-        let [y0, y1, y2, y3] = y;
-        let g = [
-            y2.xor(x[0]),
-            y3.xor(x[1]),
-            y0.shl::<1>().or(y1.shr::<31>()).xor(x[2]),
-            y1.shl::<1>().or(y0.shr::<31>()).xor(x[3]),
-        ];
-        y = gift128::encrypt::<W>(rk, g);
+        y = gift128::encrypt::<W>(rk, feedback_xor(&y, &load_state::<W>(&stage)));
+        s += 1;
+        let run = fast_run_len(&lanes[..n], s);
+        if run > 0 {
+            fast_steps::<W>(rk, items, &mut lanes, &mut y, s, run, dir);
+            s += run;
+        }
         store_state(&y, &mut stage);
     }
 }

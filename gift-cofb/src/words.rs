@@ -37,10 +37,48 @@ pub(crate) trait Words: Copy {
     /// Lane-wise left rotation by `N`.
     fn rotl<const N: u32>(self) -> Self;
 
+    /// Lane-wise arithmetic right shift by 31: all ones where the top bit is
+    /// set, zero elsewhere.
+    fn sign_mask(self) -> Self;
+
     /// Loads lanes `0..LANES` from `src`.
     fn load(src: &[u32; 16]) -> Self;
     /// Stores lanes `0..LANES` into `dst` (the others are left alone).
     fn store(self, dst: &mut [u32; 16]);
+
+    /// Loads the 16-byte block `blocks[lane]` of every lane, transposed into
+    /// the word-sliced form: result `w` holds big-endian word `w` (bytes
+    /// `4w..4w+4`) of each lane's block.
+    #[inline(always)]
+    fn load_blocks(blocks: &[[u8; 16]; 16]) -> [Self; 4] {
+        let mut stage = [[0u32; 16]; 4];
+        for (lane, block) in blocks.iter().enumerate().take(Self::LANES) {
+            for (w, bytes) in block.chunks_exact(4).enumerate() {
+                stage[w][lane] = u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+            }
+        }
+        [
+            Self::load(&stage[0]),
+            Self::load(&stage[1]),
+            Self::load(&stage[2]),
+            Self::load(&stage[3]),
+        ]
+    }
+
+    /// Inverse of [`Words::load_blocks`]: writes each lane's block into
+    /// `blocks[lane]`.
+    #[inline(always)]
+    fn store_blocks(s: &[Self; 4], blocks: &mut [[u8; 16]; 16]) {
+        let mut stage = [[0u32; 16]; 4];
+        for (x, row) in s.iter().zip(stage.iter_mut()) {
+            x.store(row);
+        }
+        for (lane, block) in blocks.iter_mut().enumerate().take(Self::LANES) {
+            for (w, bytes) in block.chunks_exact_mut(4).enumerate() {
+                bytes.copy_from_slice(&stage[w][lane].to_be_bytes());
+            }
+        }
+    }
 
     /// `self ^ splat(k)`; backends with a broadcast memory operand override it.
     #[inline(always)]
@@ -100,6 +138,10 @@ impl Words for u32 {
     #[inline(always)]
     fn rotl<const N: u32>(self) -> Self {
         self.rotate_left(N)
+    }
+    #[inline(always)]
+    fn sign_mask(self) -> Self {
+        ((self as i32) >> 31) as u32
     }
     #[inline(always)]
     fn load(src: &[u32; 16]) -> Self {

@@ -85,6 +85,11 @@ impl Words for Ymm {
         }
     }
     #[inline(always)]
+    fn sign_mask(self) -> Self {
+        // SAFETY: see the impl comment.
+        Ymm(unsafe { _mm256_srai_epi32::<31>(self.0) })
+    }
+    #[inline(always)]
     fn load(src: &[u32; 16]) -> Self {
         // SAFETY: see the impl comment; `src` has 64 readable bytes.
         Ymm(unsafe { _mm256_loadu_si256(src.as_ptr().cast()) })
@@ -93,6 +98,63 @@ impl Words for Ymm {
     fn store(self, dst: &mut [u32; 16]) {
         // SAFETY: see the impl comment; `dst` has 64 writable bytes.
         unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), self.0) }
+    }
+
+    #[inline(always)]
+    fn load_blocks(blocks: &[[u8; 16]; 16]) -> [Self; 4] {
+        // SAFETY: see the impl comment; lanes 0..8 read `blocks[0..8]`, each
+        // 16 bytes inside the 256-byte array.
+        unsafe {
+            let p = blocks.as_ptr().cast::<__m128i>();
+            let r: [__m256i; 4] = core::array::from_fn(|j| {
+                let lo = _mm_loadu_si128(p.add(j));
+                let hi = _mm_loadu_si128(p.add(j + 4));
+                _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi)
+            });
+            let w = transpose4(r);
+            let bswap = bswap_mask();
+            w.map(|x| Ymm(_mm256_shuffle_epi8(x, bswap)))
+        }
+    }
+
+    #[inline(always)]
+    fn store_blocks(s: &[Self; 4], blocks: &mut [[u8; 16]; 16]) {
+        // SAFETY: see the impl comment; lanes 0..8 write `blocks[0..8]`, each
+        // 16 bytes inside the 256-byte array.
+        unsafe {
+            let bswap = bswap_mask();
+            let r = transpose4(s.map(|x| _mm256_shuffle_epi8(x.0, bswap)));
+            let p = blocks.as_mut_ptr().cast::<__m128i>();
+            for (j, x) in r.iter().enumerate() {
+                _mm_storeu_si128(p.add(j), _mm256_castsi256_si128(*x));
+                _mm_storeu_si128(p.add(j + 4), _mm256_extracti128_si256::<1>(*x));
+            }
+        }
+    }
+}
+
+/// Byte shuffle that reverses the bytes of every 32-bit word.
+#[inline(always)]
+fn bswap_mask() -> __m256i {
+    // SAFETY: AVX is available wherever this inlines (the AVX2 entry point).
+    unsafe { _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12) }
+}
+
+/// 4×4 transpose of 32-bit words inside each 128-bit half (an involution).
+#[inline(always)]
+fn transpose4(r: [__m256i; 4]) -> [__m256i; 4] {
+    // SAFETY: AVX2 is available wherever this inlines (the AVX2 entry point).
+    unsafe {
+        let t0 = _mm256_unpacklo_epi32(r[0], r[1]);
+        let t1 = _mm256_unpackhi_epi32(r[0], r[1]);
+        let t2 = _mm256_unpacklo_epi32(r[2], r[3]);
+        let t3 = _mm256_unpackhi_epi32(r[2], r[3]);
+        [
+            _mm256_unpacklo_epi64(t0, t2),
+            _mm256_unpackhi_epi64(t0, t2),
+            _mm256_unpacklo_epi64(t1, t3),
+            _mm256_unpackhi_epi64(t1, t3),
+        ]
     }
 }
 

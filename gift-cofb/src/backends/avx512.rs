@@ -64,6 +64,11 @@ impl Words for Zmm {
         Zmm(unsafe { _mm512_rolv_epi32(self.0, _mm512_set1_epi32(N as i32)) })
     }
     #[inline(always)]
+    fn sign_mask(self) -> Self {
+        // SAFETY: see the impl comment.
+        Zmm(unsafe { _mm512_srai_epi32::<31>(self.0) })
+    }
+    #[inline(always)]
     fn load(src: &[u32; 16]) -> Self {
         // SAFETY: see the impl comment.
         Zmm(unsafe { _mm512_loadu_si512(src.as_ptr().cast()) })
@@ -85,6 +90,38 @@ impl Words for Zmm {
     }
 
     #[inline(always)]
+    fn load_blocks(blocks: &[[u8; 16]; 16]) -> [Self; 4] {
+        // SAFETY: see the impl comment; 16 loads of 16 bytes inside the
+        // 256-byte array.
+        unsafe {
+            let p = blocks.as_ptr().cast::<__m128i>();
+            let r: [__m512i; 4] = core::array::from_fn(|j| {
+                let x = _mm512_castsi128_si512(_mm_loadu_si128(p.add(j)));
+                let x = _mm512_inserti32x4::<1>(x, _mm_loadu_si128(p.add(j + 4)));
+                let x = _mm512_inserti32x4::<2>(x, _mm_loadu_si128(p.add(j + 8)));
+                _mm512_inserti32x4::<3>(x, _mm_loadu_si128(p.add(j + 12)))
+            });
+            transpose4(r).map(|x| bswap(Zmm(x)))
+        }
+    }
+
+    #[inline(always)]
+    fn store_blocks(s: &[Self; 4], blocks: &mut [[u8; 16]; 16]) {
+        // SAFETY: see the impl comment; 16 stores of 16 bytes inside the
+        // 256-byte array.
+        unsafe {
+            let r = transpose4(s.map(|x| bswap(x).0));
+            let p = blocks.as_mut_ptr().cast::<__m128i>();
+            for (j, x) in r.iter().enumerate() {
+                _mm_storeu_si128(p.add(j), _mm512_castsi512_si128(*x));
+                _mm_storeu_si128(p.add(j + 4), _mm512_extracti32x4_epi32::<1>(*x));
+                _mm_storeu_si128(p.add(j + 8), _mm512_extracti32x4_epi32::<2>(*x));
+                _mm_storeu_si128(p.add(j + 12), _mm512_extracti32x4_epi32::<3>(*x));
+            }
+        }
+    }
+
+    #[inline(always)]
     fn swapmove<const N: u32>(self, m: u32) -> Self {
         // SAFETY: see the impl comment.
         unsafe {
@@ -96,6 +133,34 @@ impl Words for Zmm {
                 _mm512_slli_epi32::<N>(t),
             ))
         }
+    }
+}
+
+/// Reverses the bytes of every 32-bit lane with AVX-512F only (no `vpshufb`
+/// on `zmm` without AVX-512BW): bytes 3 and 1 come from a right rotation by 8,
+/// bytes 2 and 0 from a left rotation by 8.
+#[inline(always)]
+fn bswap(x: Zmm) -> Zmm {
+    let (r, l) = (x.rotl::<24>(), x.rotl::<8>());
+    // SAFETY: AVX-512F is available wherever this inlines (see `Zmm`).
+    Zmm(unsafe { _mm512_ternarylogic_epi32::<0xca>(Zmm::splat(0xff00_ff00).0, r.0, l.0) })
+}
+
+/// 4×4 transpose of 32-bit words inside each 128-bit quarter (an involution).
+#[inline(always)]
+fn transpose4(r: [__m512i; 4]) -> [__m512i; 4] {
+    // SAFETY: AVX-512F is available wherever this inlines (see `Zmm`).
+    unsafe {
+        let t0 = _mm512_unpacklo_epi32(r[0], r[1]);
+        let t1 = _mm512_unpackhi_epi32(r[0], r[1]);
+        let t2 = _mm512_unpacklo_epi32(r[2], r[3]);
+        let t3 = _mm512_unpackhi_epi32(r[2], r[3]);
+        [
+            _mm512_unpacklo_epi64(t0, t2),
+            _mm512_unpackhi_epi64(t0, t2),
+            _mm512_unpacklo_epi64(t1, t3),
+            _mm512_unpackhi_epi64(t1, t3),
+        ]
     }
 }
 

@@ -1,0 +1,344 @@
+//! The HiAE algorithm, written once over [`Lanes`].
+//!
+//! `State<L>` holds sixteen blocks of `L::LANES` lanes each. With one lane this is HiAE; with
+//! 2 or 4 lanes it is HiAEx2 / HiAEx4 (`d` independent HiAE states side by side, each lane
+//! with its own context block; see the crate README).
+//!
+//! The state is *rotation-free*: update number `i` of a group of sixteen works on the fixed
+//! array with offsets `i, i+1, i+3, i+9, i+13 (mod 16)`, so after sixteen updates the array is
+//! back in canonical order. Bulk data goes through fully unrolled 16-update chunks whose
+//! offsets are compile-time constants, so LLVM keeps all sixteen blocks in registers. Single
+//! blocks (the tail of a message) use offset 0 and then rotate the array by one.
+//!
+//! Everything here is `#[inline(always)]` and free of `#[target_feature]`: it is compiled into
+//! the backend entry points of `aes-lanes` through [`LaneOp`](aes_lanes::LaneOp) wrappers.
+
+use aes_lanes::{Lanes, MAX_LANES};
+
+/// `C0`: the first digits of π.
+pub(crate) const C0: [u8; 16] = [
+    0x32, 0x43, 0xf6, 0xa8, 0x88, 0x5a, 0x30, 0x8d, 0x31, 0x31, 0x98, 0xa2, 0xe0, 0x37, 0x07, 0x34,
+];
+/// `C1`: the first digits of e.
+pub(crate) const C1: [u8; 16] = [
+    0x4a, 0x40, 0x93, 0x82, 0x22, 0x99, 0xf3, 0x1d, 0x00, 0x82, 0xef, 0xa9, 0x8e, 0xc4, 0xe6, 0xc8,
+];
+
+/// Size in bytes of the serialized state: 16 blocks of up to 4 lanes.
+pub(crate) const STATE_BYTES: usize = 16 * 16 * MAX_LANES;
+
+/// Expands `$body` sixteen times with `const $i: usize` = 0, 1, …, 15.
+macro_rules! unroll16 {
+    ($i:ident => $body:block) => {
+        unroll16!(@ $i $body; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
+    };
+    (@ $i:ident $body:block; $($n:literal)*) => {
+        $( { const $i: usize = $n; $body } )*
+    };
+}
+
+/// The 16-block state, `L::LANES` lanes wide.
+#[derive(Clone, Copy)]
+pub(crate) struct State<L: Lanes> {
+    s: [L; 16],
+}
+
+/// `LE64(a) || LE64(b)` as a 16-byte block.
+#[inline(always)]
+fn lengths_block(a: u64, b: u64) -> [u8; 16] {
+    let mut t = [0u8; 16];
+    t[..8].copy_from_slice(&a.to_le_bytes());
+    t[8..].copy_from_slice(&b.to_le_bytes());
+    t
+}
+
+impl<L: Lanes> State<L> {
+    /// Bytes absorbed per update (one block in every lane).
+    pub(crate) const BLOCK: usize = 16 * L::LANES;
+    /// Bytes per unrolled chunk of sixteen updates.
+    pub(crate) const CHUNK: usize = 256 * L::LANES;
+
+    /// `Init(key, nonce)` (version C), with the per-lane context block for `LANES > 1`.
+    #[inline(always)]
+    pub(crate) fn new(key: &[u8; 32], nonce: &[u8; 16]) -> Self {
+        let mut k0b = [0u8; 16];
+        let mut k1b = [0u8; 16];
+        k0b.copy_from_slice(&key[..16]);
+        k1b.copy_from_slice(&key[16..]);
+        let k0 = L::broadcast(&k0b);
+        let k1 = L::broadcast(&k1b);
+        let n = L::broadcast(nonce);
+        let c0 = L::broadcast(&C0);
+        let c1 = L::broadcast(&C1);
+        let z = L::zero();
+        let mut s = [
+            c0,
+            k0,
+            c0,
+            n,
+            z,
+            k0,
+            z,
+            c1,
+            k1,
+            z,
+            n.xor(k1),
+            c0,
+            c1,
+            k1,
+            z,
+            c0.xor(c1),
+        ];
+        if L::LANES > 1 {
+            let mut ctx = [0u8; 16 * MAX_LANES];
+            for l in 0..L::LANES {
+                ctx[16 * l] = l as u8;
+                ctx[16 * l + 1] = (L::LANES - 1) as u8;
+            }
+            let ctx = L::load(&ctx);
+            for b in s.iter_mut() {
+                *b = b.xor(ctx);
+            }
+        }
+        let mut st = State { s };
+        st.diffuse(k0, k1);
+        st
+    }
+
+    /// Loads a state written by [`State::store_bytes`].
+    #[inline(always)]
+    pub(crate) fn load_bytes(bytes: &[u8; STATE_BYTES]) -> Self {
+        State {
+            s: core::array::from_fn(|i| L::load(&bytes[i * Self::BLOCK..])),
+        }
+    }
+
+    /// Serializes the state (block `i` at bytes `i·BLOCK ..`; the rest stays untouched).
+    #[inline(always)]
+    pub(crate) fn store_bytes(&self, bytes: &mut [u8; STATE_BYTES]) {
+        for (i, b) in self.s.iter().enumerate() {
+            b.store(&mut bytes[i * Self::BLOCK..]);
+        }
+    }
+
+    /// `Update(x)` at rotation offset `I` (no rotation).
+    #[inline(always)]
+    fn update_at<const I: usize>(&mut self, x: L) {
+        let s = &mut self.s;
+        let t = s[I].xor(s[(I + 1) % 16]).aes_round(x);
+        let s13 = s[(I + 13) % 16];
+        s[I] = s13.aes_round(t);
+        s[(I + 3) % 16] = s[(I + 3) % 16].xor(x);
+        s[(I + 13) % 16] = s13.xor(x);
+    }
+
+    /// `UpdateEnc(m)` at rotation offset `I`; returns the ciphertext block.
+    #[inline(always)]
+    fn enc_at<const I: usize>(&mut self, m: L) -> L {
+        let s = &mut self.s;
+        let t = s[I].xor(s[(I + 1) % 16]).aes_round(m);
+        let c = t.xor(s[(I + 9) % 16]);
+        let s13 = s[(I + 13) % 16];
+        s[I] = s13.aes_round(t);
+        s[(I + 3) % 16] = s[(I + 3) % 16].xor(m);
+        s[(I + 13) % 16] = s13.xor(m);
+        c
+    }
+
+    /// `UpdateDec(c)` at rotation offset `I`; returns the plaintext block.
+    #[inline(always)]
+    fn dec_at<const I: usize>(&mut self, c: L) -> L {
+        let s = &mut self.s;
+        let t = c.xor(s[(I + 9) % 16]);
+        let m = s[I].xor(s[(I + 1) % 16]).aes_round(t);
+        let s13 = s[(I + 13) % 16];
+        s[I] = s13.aes_round(t);
+        s[(I + 3) % 16] = s[(I + 3) % 16].xor(m);
+        s[(I + 13) % 16] = s13.xor(m);
+        m
+    }
+
+    /// Rotates the block array left by one (`new S_i = old S_{i+1}`).
+    #[inline(always)]
+    fn rotate1(&mut self) {
+        let s = self.s;
+        self.s = core::array::from_fn(|i| s[(i + 1) % 16]);
+    }
+
+    /// One `Update(x)` with rotation.
+    #[inline(always)]
+    pub(crate) fn update(&mut self, x: L) {
+        self.update_at::<0>(x);
+        self.rotate1();
+    }
+
+    /// `Diffuse(x0, x1)`: sixteen times `Update(x0); Update(x1)`.
+    #[inline(always)]
+    pub(crate) fn diffuse(&mut self, x0: L, x1: L) {
+        // Debug builds use the rolled form (same result: 32 rotations are the identity) so
+        // that unoptimized stack frames stay small.
+        #[cfg(debug_assertions)]
+        for _ in 0..16 {
+            self.update(x0);
+            self.update(x1);
+        }
+        #[cfg(not(debug_assertions))]
+        for _ in 0..2 {
+            unroll16!(I => {
+                self.update_at::<I>(if I % 2 == 0 { x0 } else { x1 });
+            });
+        }
+    }
+
+    /// The keystream of the next update: `AESL(S0 ^ S1) ^ S9` (state unchanged).
+    #[inline(always)]
+    pub(crate) fn keystream(&self) -> L {
+        self.s[0].xor(self.s[1]).aes_round(self.s[9])
+    }
+
+    /// Absorbs `data` (a multiple of [`Self::BLOCK`] bytes) with `Update`.
+    #[inline(always)]
+    pub(crate) fn absorb_blocks(&mut self, data: &[u8]) {
+        debug_assert_eq!(data.len() % Self::BLOCK, 0);
+        let mut chunks = data.chunks_exact(Self::CHUNK);
+        for chunk in &mut chunks {
+            let chunk = &chunk[..Self::CHUNK];
+            unroll16!(I => {
+                self.update_at::<I>(L::load(&chunk[I * Self::BLOCK..]));
+            });
+        }
+        for block in chunks.remainder().chunks_exact(Self::BLOCK) {
+            self.update(L::load(block));
+        }
+    }
+
+    /// Absorbs `data` zero-padded to a multiple of [`Self::BLOCK`] bytes.
+    #[inline(always)]
+    pub(crate) fn absorb_padded(&mut self, data: &[u8]) {
+        let full = data.len() - data.len() % Self::BLOCK;
+        self.absorb_blocks(&data[..full]);
+        let tail = &data[full..];
+        if !tail.is_empty() {
+            let mut buf = [0u8; 16 * MAX_LANES];
+            buf[..tail.len()].copy_from_slice(tail);
+            self.update(L::load(&buf));
+        }
+    }
+
+    /// Encrypts `buf` (a multiple of [`Self::BLOCK`] bytes) in place.
+    #[inline(always)]
+    pub(crate) fn enc_blocks(&mut self, buf: &mut [u8]) {
+        debug_assert_eq!(buf.len() % Self::BLOCK, 0);
+        let mut chunks = buf.chunks_exact_mut(Self::CHUNK);
+        for chunk in &mut chunks {
+            let chunk = &mut chunk[..Self::CHUNK];
+            unroll16!(I => {
+                let c = self.enc_at::<I>(L::load(&chunk[I * Self::BLOCK..]));
+                c.store(&mut chunk[I * Self::BLOCK..]);
+            });
+        }
+        for block in chunks.into_remainder().chunks_exact_mut(Self::BLOCK) {
+            let c = self.enc_at::<0>(L::load(block));
+            self.rotate1();
+            c.store(block);
+        }
+    }
+
+    /// Decrypts `buf` (a multiple of [`Self::BLOCK`] bytes) in place.
+    #[inline(always)]
+    pub(crate) fn dec_blocks(&mut self, buf: &mut [u8]) {
+        debug_assert_eq!(buf.len() % Self::BLOCK, 0);
+        let mut chunks = buf.chunks_exact_mut(Self::CHUNK);
+        for chunk in &mut chunks {
+            let chunk = &mut chunk[..Self::CHUNK];
+            unroll16!(I => {
+                let m = self.dec_at::<I>(L::load(&chunk[I * Self::BLOCK..]));
+                m.store(&mut chunk[I * Self::BLOCK..]);
+            });
+        }
+        for block in chunks.into_remainder().chunks_exact_mut(Self::BLOCK) {
+            let m = self.dec_at::<0>(L::load(block));
+            self.rotate1();
+            m.store(block);
+        }
+    }
+
+    /// Encrypts a final partial block (`buf.len() < BLOCK`) in place: `UpdateEnc` of the
+    /// zero-padded plaintext, keeping `buf.len()` bytes of ciphertext.
+    #[inline(always)]
+    pub(crate) fn enc_partial(&mut self, buf: &mut [u8]) {
+        debug_assert!(buf.len() < Self::BLOCK);
+        if buf.is_empty() {
+            return;
+        }
+        let mut tmp = [0u8; 16 * MAX_LANES];
+        tmp[..buf.len()].copy_from_slice(buf);
+        let c = self.enc_at::<0>(L::load(&tmp));
+        self.rotate1();
+        c.store(&mut tmp);
+        let n = buf.len();
+        buf.copy_from_slice(&tmp[..n]);
+    }
+
+    /// Decrypts a final partial block (`buf.len() < BLOCK`) in place, absorbing the
+    /// zero-padded *plaintext* (spec §5, library form).
+    #[inline(always)]
+    pub(crate) fn dec_partial(&mut self, buf: &mut [u8]) {
+        debug_assert!(buf.len() < Self::BLOCK);
+        if buf.is_empty() {
+            return;
+        }
+        let n = buf.len();
+        let mut tmp = [0u8; 16 * MAX_LANES];
+        self.keystream().store(&mut tmp);
+        for (t, c) in tmp.iter_mut().zip(buf.iter()) {
+            *t ^= *c;
+        }
+        tmp[n..].fill(0);
+        buf.copy_from_slice(&tmp[..n]);
+        self.update(L::load(&tmp));
+    }
+
+    /// XOR of the sixteen blocks (per lane).
+    #[inline(always)]
+    fn block_sum(&self) -> L {
+        let mut acc = self.s[0];
+        for b in &self.s[1..] {
+            acc = acc.xor(*b);
+        }
+        acc
+    }
+
+    /// AEAD `Finalize`: lengths in bytes (converted to bits here); tag = XOR of all blocks of
+    /// all lanes.
+    #[inline(always)]
+    pub(crate) fn finalize(mut self, ad_len: u64, msg_len: u64) -> [u8; 16] {
+        let t = L::broadcast(&lengths_block(ad_len.wrapping_mul(8), msg_len.wrapping_mul(8)));
+        self.diffuse(t, t);
+        self.block_sum().fold_xor()
+    }
+
+    /// MAC finalization after the data was absorbed (`data_len` in bytes).
+    ///
+    /// One lane: `Finalize(8·|data|, 0)`. Several lanes (zig-hiae's `HiaeX(d)` definition):
+    /// `Diffuse` with `LE64(8·|data|) || LE64(128)`, absorb the per-lane sums of lanes
+    /// `1..d` into lane 0, `Diffuse` with `LE64(d) || LE64(128)`, tag = lane 0's block sum.
+    #[inline(always)]
+    pub(crate) fn finalize_mac(mut self, data_len: u64) -> [u8; 16] {
+        let bits = data_len.wrapping_mul(8);
+        if L::LANES == 1 {
+            let t = L::broadcast(&lengths_block(bits, 0));
+            self.diffuse(t, t);
+            return self.block_sum().fold_xor();
+        }
+        let t = L::broadcast(&lengths_block(bits, 128));
+        self.diffuse(t, t);
+        let sums = self.block_sum();
+        for j in 1..L::LANES {
+            self.update(L::first_lane(&sums.lane(j)));
+        }
+        let t2 = L::broadcast(&lengths_block(L::LANES as u64, 128));
+        self.diffuse(t2, t2);
+        self.block_sum().lane(0)
+    }
+}

@@ -1,0 +1,361 @@
+//! Streaming encryption and decryption of one message whose associated data and body arrive
+//! in pieces of any sizes (1 byte … gigabytes). The result is identical to the one-shot
+//! [`AeadInOut`](crate::AeadInOut) API: one HiAE message, one tag.
+//!
+//! * [`Encryptor`]: `update_ad` any number of times, then `encrypt` pieces in place (or
+//!   [`encrypt_inout`](Encryptor::encrypt_inout)), then `finalize` → tag.
+//! * [`Decryptor`] — **the safe default**, a *quarantine*: the caller lends it the output
+//!   buffer for the whole decryption. Plaintext is written there, but the buffer stays
+//!   mutably borrowed by the decryptor, so nothing can read it until
+//!   [`finalize`](Decryptor::finalize) has verified the tag and hands the plaintext back. If
+//!   the tag is wrong, or the decryptor is dropped without a successful `finalize` (an error,
+//!   an early return, a panic), the whole buffer is zero-filled. Memory: the plaintext size.
+//! * [`UnverifiedDecryptor`] — for bounded memory (a multi-gigabyte file decrypted as one
+//!   message): it decrypts pieces in place and gives them straight back, **unverified**. The
+//!   caller must treat every byte as untrusted and keep it away from anything that acts on it
+//!   (write it to a temporary file, not to the destination; do not parse it) until
+//!   [`verify`](UnverifiedDecryptor::verify) returns `Ok`; on `Err`, discard everything
+//!   (delete the temporary file). That is the pattern the `aeadfast` CLI uses for libhiae's
+//!   single-message file format. Where a format can be chosen, prefer a chunked STREAM
+//!   construction (each chunk its own verified message) instead.
+//!
+//! Each call runs one backend dispatch; the 1 KiB state is saved between calls, so calls
+//! with pieces of a few kilobytes or more run at full speed.
+//!
+//! ```
+//! use hiae::{Hiae, KeyInit, AeadInOut, stream::{Encryptor, Decryptor}};
+//!
+//! let cipher = Hiae::new(&[0x42; 32].into());
+//! let nonce = [7u8; 16].into();
+//! let mut msg = *b"streaming one message in pieces";
+//!
+//! let mut enc = Encryptor::new(&cipher, &nonce);
+//! enc.update_ad(b"header").unwrap();
+//! let (a, b) = msg.split_at_mut(10);
+//! enc.encrypt(a).unwrap();
+//! enc.encrypt(b).unwrap();
+//! let tag = enc.finalize();
+//!
+//! // Same as one-shot:
+//! let mut one = *b"streaming one message in pieces";
+//! let tag2 = cipher.encrypt_inout_detached(&nonce, b"header", one.as_mut_slice().into()).unwrap();
+//! assert_eq!((msg, tag), (one, tag2));
+//!
+//! // Quarantine decryption: the plaintext is reachable only after the tag verified.
+//! let mut out = [0u8; 31];
+//! let mut dec = Decryptor::new(&cipher, &nonce, &mut out);
+//! dec.update_ad(b"head").unwrap();
+//! dec.update_ad(b"er").unwrap();
+//! dec.decrypt(&msg[..3]).unwrap();
+//! dec.decrypt(&msg[3..]).unwrap();
+//! let plaintext = dec.finalize(&tag).unwrap();
+//! assert_eq!(plaintext, b"streaming one message in pieces");
+//! ```
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use aead::inout::InOutBuf;
+use aes_lanes::Token;
+use subtle::ConstantTimeEq;
+
+use crate::ops::{Absorb, Crypt, Finish, StreamCore, StreamInit, StreamOp};
+use crate::{Error, MAX_LEN, Nonce, Tag, Variant};
+
+/// The state shared by the streaming types.
+struct Session<V: Variant> {
+    token: Token,
+    core: StreamCore,
+    _v: PhantomData<V>,
+}
+
+impl<V: Variant> Session<V> {
+    fn new(cipher: &V, nonce: &Nonce<V>) -> Self {
+        let mut s = Session {
+            token: cipher.token(),
+            core: StreamCore::empty(),
+            _v: PhantomData,
+        };
+        let nonce: [u8; 16] = (*nonce).into();
+        s.token.dispatch(StreamInit::<V> {
+            key: cipher.key_bytes(),
+            nonce: &nonce,
+            core: &mut s.core,
+            _v: PhantomData,
+        });
+        s
+    }
+
+    fn update_ad(&mut self, ad: &[u8]) -> Result<(), Error> {
+        if self.core.in_msg {
+            return Err(Error);
+        }
+        let total = self.core.ad_len.saturating_add(ad.len() as u64);
+        if total > MAX_LEN {
+            return Err(Error);
+        }
+        self.core.ad_len = total;
+        if !ad.is_empty() {
+            self.token.dispatch(StreamOp::<V, _> {
+                core: &mut self.core,
+                f: Absorb(ad),
+                _v: PhantomData,
+            });
+        }
+        Ok(())
+    }
+
+    fn crypt(&mut self, mut buf: InOutBuf<'_, '_, u8>, decrypt: bool) -> Result<(), Error> {
+        let total = self.core.msg_len.saturating_add(buf.len() as u64);
+        if total > MAX_LEN {
+            return Err(Error);
+        }
+        self.core.msg_len = total;
+        if decrypt {
+            self.token.dispatch(StreamOp::<V, _> {
+                core: &mut self.core,
+                f: Crypt::<true>(&mut buf),
+                _v: PhantomData,
+            });
+        } else {
+            self.token.dispatch(StreamOp::<V, _> {
+                core: &mut self.core,
+                f: Crypt::<false>(&mut buf),
+                _v: PhantomData,
+            });
+        }
+        Ok(())
+    }
+
+    fn finalize(&mut self) -> [u8; 16] {
+        let tag = self.token.dispatch(StreamOp::<V, _> {
+            core: &mut self.core,
+            f: Finish,
+            _v: PhantomData,
+        });
+        self.core.wipe();
+        tag
+    }
+
+    fn verify(&mut self, tag: &Tag<V>) -> Result<(), Error> {
+        let expected = self.finalize();
+        if bool::from(expected.ct_eq(tag.as_slice())) {
+            Ok(())
+        } else {
+            Err(Error)
+        }
+    }
+}
+
+#[cfg(feature = "zeroize")]
+impl<V: Variant> Drop for Session<V> {
+    fn drop(&mut self) {
+        self.core.wipe();
+    }
+}
+
+/// Streaming encryption of one message (see the [module docs](self)).
+pub struct Encryptor<V: Variant> {
+    session: Session<V>,
+}
+
+impl<V: Variant> Encryptor<V> {
+    /// Starts encrypting a message under `cipher`'s key and backend with `nonce`.
+    pub fn new(cipher: &V, nonce: &Nonce<V>) -> Self {
+        Encryptor {
+            session: Session::new(cipher, nonce),
+        }
+    }
+
+    /// Appends associated data. Must come before the first message byte.
+    ///
+    /// # Errors
+    /// If encryption has already started, or the total AD exceeds 2^61 − 1 bytes.
+    pub fn update_ad(&mut self, ad: &[u8]) -> Result<(), Error> {
+        self.session.update_ad(ad)
+    }
+
+    /// Encrypts the next piece of the message in place.
+    ///
+    /// # Errors
+    /// If the total message length exceeds 2^61 − 1 bytes (then `buf` is left unchanged).
+    pub fn encrypt(&mut self, buf: &mut [u8]) -> Result<(), Error> {
+        self.session.crypt(buf.into(), false)
+    }
+
+    /// Encrypts the next piece from `buf`'s input to its output (which may be the same
+    /// memory). The output is only written, never read.
+    ///
+    /// # Errors
+    /// As [`encrypt`](Self::encrypt).
+    pub fn encrypt_inout(&mut self, buf: InOutBuf<'_, '_, u8>) -> Result<(), Error> {
+        self.session.crypt(buf, false)
+    }
+
+    /// Bytes of message encrypted so far.
+    pub fn message_len(&self) -> u64 {
+        self.session.core.msg_len
+    }
+
+    /// Finishes the message and returns its tag.
+    pub fn finalize(mut self) -> Tag<V> {
+        Tag::<V>::from(self.session.finalize())
+    }
+}
+
+impl<V: Variant> fmt::Debug for Encryptor<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Encryptor")
+            .field("variant", &V::NAME)
+            .field("message_len", &self.session.core.msg_len)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Streaming decryption that hands out **unverified** plaintext (see the
+/// [module docs](self)): use it only when the plaintext cannot be held in memory, and treat
+/// every byte it produces as attacker-controlled until [`verify`](Self::verify) succeeds.
+pub struct UnverifiedDecryptor<V: Variant> {
+    session: Session<V>,
+}
+
+impl<V: Variant> UnverifiedDecryptor<V> {
+    /// Starts decrypting a message under `cipher`'s key and backend with `nonce`.
+    pub fn new(cipher: &V, nonce: &Nonce<V>) -> Self {
+        UnverifiedDecryptor {
+            session: Session::new(cipher, nonce),
+        }
+    }
+
+    /// Appends associated data. Must come before the first ciphertext byte.
+    ///
+    /// # Errors
+    /// If decryption has already started, or the total AD exceeds 2^61 − 1 bytes.
+    pub fn update_ad(&mut self, ad: &[u8]) -> Result<(), Error> {
+        self.session.update_ad(ad)
+    }
+
+    /// Decrypts the next piece of ciphertext in place. The result is **unverified**.
+    ///
+    /// # Errors
+    /// If the total length exceeds 2^61 − 1 bytes (then `buf` is left unchanged).
+    pub fn decrypt_unverified(&mut self, buf: &mut [u8]) -> Result<(), Error> {
+        self.session.crypt(buf.into(), true)
+    }
+
+    /// Decrypts the next piece from `buf`'s input to its output. The result is
+    /// **unverified**.
+    ///
+    /// # Errors
+    /// As [`decrypt_unverified`](Self::decrypt_unverified).
+    pub fn decrypt_unverified_inout(&mut self, buf: InOutBuf<'_, '_, u8>) -> Result<(), Error> {
+        self.session.crypt(buf, true)
+    }
+
+    /// Bytes of ciphertext processed so far.
+    pub fn message_len(&self) -> u64 {
+        self.session.core.msg_len
+    }
+
+    /// Checks the tag (constant time). Only after `Ok` may the plaintext be used.
+    ///
+    /// # Errors
+    /// If the tag does not match: everything this decryptor produced must be discarded.
+    pub fn verify(mut self, tag: &Tag<V>) -> Result<(), Error> {
+        self.session.verify(tag)
+    }
+}
+
+impl<V: Variant> fmt::Debug for UnverifiedDecryptor<V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("UnverifiedDecryptor")
+            .field("variant", &V::NAME)
+            .field("message_len", &self.session.core.msg_len)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Streaming decryption into a *quarantined* output buffer (see the [module docs](self)).
+///
+/// The output buffer stays borrowed until [`finalize`](Self::finalize) verifies the tag and
+/// returns the plaintext; any other ending (wrong tag, error, drop, panic) zero-fills the
+/// whole buffer.
+pub struct Decryptor<'o, V: Variant> {
+    session: Session<V>,
+    out: Option<&'o mut [u8]>,
+    written: usize,
+}
+
+impl<'o, V: Variant> Decryptor<'o, V> {
+    /// Starts decrypting a message; plaintext will be written to the front of `out`, which
+    /// must be at least as long as the ciphertext.
+    pub fn new(cipher: &V, nonce: &Nonce<V>, out: &'o mut [u8]) -> Self {
+        Decryptor {
+            session: Session::new(cipher, nonce),
+            out: Some(out),
+            written: 0,
+        }
+    }
+
+    /// Appends associated data. Must come before the first ciphertext byte.
+    ///
+    /// # Errors
+    /// If decryption has already started, or the total AD exceeds 2^61 − 1 bytes.
+    pub fn update_ad(&mut self, ad: &[u8]) -> Result<(), Error> {
+        self.session.update_ad(ad)
+    }
+
+    /// Decrypts the next piece of ciphertext into the quarantined buffer.
+    ///
+    /// # Errors
+    /// If the output buffer has no room for `ct.len()` more bytes (nothing is written then),
+    /// or the total exceeds 2^61 − 1 bytes.
+    pub fn decrypt(&mut self, ct: &[u8]) -> Result<(), Error> {
+        let out = self.out.as_deref_mut().ok_or(Error)?;
+        let end = self.written.checked_add(ct.len()).ok_or(Error)?;
+        let dst = out.get_mut(self.written..end).ok_or(Error)?;
+        let buf = InOutBuf::new(ct, dst).map_err(|_| Error)?;
+        self.session.crypt(buf, true)?;
+        self.written = end;
+        Ok(())
+    }
+
+    /// Bytes of ciphertext decrypted so far.
+    pub fn message_len(&self) -> u64 {
+        self.session.core.msg_len
+    }
+
+    /// Verifies the tag (constant time). On success returns the plaintext: the first
+    /// [`message_len`](Self::message_len) bytes of the buffer. On failure the whole buffer is
+    /// zero-filled.
+    ///
+    /// # Errors
+    /// If the tag does not match.
+    pub fn finalize(mut self, tag: &Tag<V>) -> Result<&'o mut [u8], Error> {
+        let ok = self.session.verify(tag).is_ok();
+        let out = self.out.take().ok_or(Error)?;
+        if ok {
+            Ok(&mut out[..self.written])
+        } else {
+            out.fill(0);
+            Err(Error)
+        }
+    }
+}
+
+impl<V: Variant> Drop for Decryptor<'_, V> {
+    fn drop(&mut self) {
+        if let Some(out) = self.out.take() {
+            out.fill(0);
+        }
+    }
+}
+
+impl<V: Variant> fmt::Debug for Decryptor<'_, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Decryptor")
+            .field("variant", &V::NAME)
+            .field("message_len", &self.session.core.msg_len)
+            .finish_non_exhaustive()
+    }
+}

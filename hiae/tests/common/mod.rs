@@ -1,0 +1,120 @@
+//! Shared test helpers: vector files and backend iteration.
+#![allow(dead_code)]
+
+use hiae::{Backend, Variant};
+use serde::Deserialize;
+
+/// Decodes lowercase hex.
+pub fn h(s: &str) -> Vec<u8> {
+    hex::decode(s).expect("hex")
+}
+
+/// A 32-byte key from hex.
+pub fn key32(s: &str) -> [u8; 32] {
+    h(s).try_into().expect("32-byte key")
+}
+
+/// A 16-byte block from hex.
+pub fn b16(s: &str) -> [u8; 16] {
+    h(s).try_into().expect("16 bytes")
+}
+
+/// An AEAD vector (the optional fields exist in some files only).
+#[derive(Deserialize, Clone, Debug)]
+pub struct AeadVector {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub id: Option<u64>,
+    pub key: String,
+    pub nonce: String,
+    pub ad: String,
+    #[serde(default)]
+    pub msg: Option<String>,
+    pub ct: String,
+    pub tag: String,
+    #[serde(default)]
+    pub ct_zig_hiae_variant: Option<String>,
+    #[serde(default)]
+    pub tag_zig_hiae_variant: Option<String>,
+    #[serde(default)]
+    pub mutation: Option<String>,
+}
+
+/// A MAC vector.
+#[derive(Deserialize, Clone, Debug)]
+pub struct MacVector {
+    pub id: u64,
+    pub key: String,
+    pub nonce: String,
+    pub data: String,
+    pub tag: String,
+    #[serde(default)]
+    pub tag_zig_hiae_variant: Option<String>,
+}
+
+/// A vector file (sections absent from a file are empty).
+#[derive(Deserialize, Debug)]
+pub struct VectorFile {
+    #[serde(default)]
+    pub official_vectors: Vec<AeadVector>,
+    #[serde(default)]
+    pub published_vectors: Vec<AeadVector>,
+    #[serde(default)]
+    pub generated_vectors: Vec<AeadVector>,
+    #[serde(default)]
+    pub mac_vectors: Vec<MacVector>,
+    #[serde(default)]
+    pub must_fail_vectors: Vec<AeadVector>,
+    #[serde(default)]
+    pub legacy_pre_2025_11_vectors: Vec<AeadVector>,
+}
+
+pub fn load(name: &str) -> VectorFile {
+    let text = match name {
+        "hiae" => include_str!("../data/hiae.json"),
+        "hiaex2" => include_str!("../data/hiaex2.json"),
+        "hiaex4" => include_str!("../data/hiaex4.json"),
+        _ => panic!("unknown vector file {name}"),
+    };
+    serde_json::from_str(text).expect("vector JSON")
+}
+
+/// Every backend this machine can run (under Miri: the portable one).
+pub fn backends() -> Vec<Backend> {
+    Backend::available().collect()
+}
+
+/// Cipher instances of `V` on every available backend.
+pub fn ciphers<V: Variant + NewWithBackend>(key: &[u8; 32]) -> Vec<V> {
+    backends()
+        .into_iter()
+        .map(|b| V::with_backend(key, b))
+        .collect()
+}
+
+/// Uniform access to `new_with_backend` across the three cipher types.
+pub trait NewWithBackend: Sized {
+    fn with_backend(key: &[u8; 32], b: Backend) -> Self;
+}
+
+macro_rules! nwb {
+    ($t:ty) => {
+        impl NewWithBackend for $t {
+            fn with_backend(key: &[u8; 32], b: Backend) -> Self {
+                <$t>::new_with_backend(&(*key).into(), b).expect("available backend")
+            }
+        }
+    };
+}
+nwb!(hiae::Hiae);
+nwb!(hiae::HiaeX2);
+nwb!(hiae::HiaeX4);
+
+/// Largest vector input exercised under Miri (interpreting bitsliced AES is slow).
+pub const MIRI_MAX_LEN: usize = 256;
+
+/// Whether a vector with inputs this long runs in this configuration.
+pub fn runs(len: usize) -> bool {
+    !cfg!(miri) || len <= MIRI_MAX_LEN
+}

@@ -174,6 +174,21 @@ impl RoundKeys {
             let next = derive(&rk[10 * g - 20..10 * g - 10]);
             rk[10 * g..10 * g + 10].copy_from_slice(&next);
         }
+        // The round functions add each key word *before* the word's linear
+        // layer (`lin(x) ^ k == lin(x ^ lin⁻¹(k))`), which lets the
+        // single-message S-box absorb it off the critical path.
+        for group in rk.chunks_exact_mut(10) {
+            group[0] = nibble_swap2(group[0]);
+            group[1] = nibble_rotr1(group[1]);
+            group[2] = half_swap_bytes(group[2]);
+            group[3] = half_rotr4(group[3]);
+            group[4] = swapmove(group[4], 0x5555_5555, 1);
+            group[5] = swapmove(group[5], 0x0000_5555, 1).rotate_left(16);
+            group[6] = byte_swap_nibbles(group[6]);
+            group[7] = byte_rotl2(group[7]);
+            group[8] = group[8].rotate_left(16);
+            group[9] = group[9].rotate_left(8);
+        }
         Self { rk }
     }
 }
@@ -187,9 +202,26 @@ impl Drop for RoundKeys {
 }
 
 /// GIFT's 4-bit S-box on 32 bit positions at once, without the final swap of
-/// the first and last word (fixslicing swaps their roles instead).
+/// the first and last word (fixslicing swaps their roles instead), followed
+/// by the round-key words `kb` and `kc` added to `b` and `c`.
+///
+/// Two equivalent formulations: the textbook sequence (11 operations, what
+/// throughput-bound SIMD lanes want) and a re-associated one for the
+/// latency-bound single-message path (more operations, but every output is
+/// at most 6 dependent operations after the inputs instead of 10, and the
+/// key words are added off the critical path).
 #[inline(always)]
-fn sbox<V: Words>(a: &mut V, b: &mut V, c: &mut V, d: &mut V) {
+fn sbox<V: Words>(a: &mut V, b: &mut V, c: &mut V, d: &mut V, kb: u32, kc: u32) {
+    if V::LATENCY_BOUND {
+        let b1 = b.xor(a.and(*c));
+        let a1 = a.xor(b1.and(*d));
+        let t = a1.or(b1);
+        let b2 = d.xor(*c).xor_splat(kb).xor(b1).xor(t);
+        let d2 = d.xor(*c).not().xor(t);
+        let c2 = c.xor(b1).xor_splat(kc).xor(a1.and(c.xor(*d)));
+        (*a, *b, *c, *d) = (a1, b2, c2, d2);
+        return;
+    }
     *b = b.xor(a.and(*c));
     *a = a.xor(b.and(*d));
     *c = c.xor(a.or(*b));
@@ -197,6 +229,8 @@ fn sbox<V: Words>(a: &mut V, b: &mut V, c: &mut V, d: &mut V) {
     *b = b.xor(*d);
     *d = d.not();
     *c = c.xor(a.and(*b));
+    *b = b.xor_splat(kb);
+    *c = c.xor_splat(kc);
 }
 
 /// Inverse of [`sbox`] (same word roles).
@@ -259,39 +293,67 @@ fn byte_rotr2<V: Words>(x: V) -> V {
     x.move2::<2, 6>(0x3f3f_3f3f, 0x0303_0303)
 }
 
-/// Five fixsliced rounds; `k` holds this group's ten round-key words and `c`
-/// its five constants.
+/// Round 3's moves on `s2` and `s3`: `swapmove(rotl(x, 16), m, 1)`. The
+/// latency-bound path writes it as three masked rotations (4 dependent
+/// operations instead of 6).
+#[inline(always)]
+fn rot16_swapmove1<V: Words>(x: V, m: u32) -> V {
+    if V::LATENCY_BOUND {
+        let keep = !(m | (m << 1));
+        x.rotl::<16>()
+            .and(V::splat(keep))
+            .or(x.rotl::<15>().and(V::splat(m)))
+            .or(x.rotl::<17>().and(V::splat(m << 1)))
+    } else {
+        x.rotl::<16>().swapmove::<1>(m)
+    }
+}
+
+/// Inverse of [`rot16_swapmove1`].
+#[inline(always)]
+fn swapmove1_rot16<V: Words>(x: V, m: u32) -> V {
+    x.swapmove::<1>(m).rotl::<16>()
+}
+
+/// Swaps the bits of every pair (an involution).
+#[inline(always)]
+fn pair_swap<V: Words>(x: V) -> V {
+    x.move2::<1, 1>(0x5555_5555, 0x5555_5555)
+}
+
+/// Five fixsliced rounds; `k` holds this group's ten round-key words (in
+/// pre-linear-layer form) and `c` its five constants.
 #[inline(always)]
 fn group<V: Words>(s: &mut [V; 4], k: &[u32; 10], c: &[u32; 5]) {
     let [mut s0, mut s1, mut s2, mut s3] = *s;
 
-    sbox(&mut s0, &mut s1, &mut s2, &mut s3);
-    s1 = nibble_swap2(s1).xor_splat(k[0]);
-    s2 = nibble_rotl1(s2).xor_splat(k[1]);
+    sbox(&mut s0, &mut s1, &mut s2, &mut s3, k[0], k[1]);
+    s1 = nibble_swap2(s1);
+    s2 = nibble_rotl1(s2);
     s3 = nibble_rotr1(s3);
     s0 = s0.xor_splat(c[0]);
 
-    sbox(&mut s3, &mut s1, &mut s2, &mut s0);
+    sbox(&mut s3, &mut s1, &mut s2, &mut s0, k[2], k[3]);
     s0 = half_rotr4(s0);
-    s1 = half_swap_bytes(s1).xor_splat(k[2]);
-    s2 = half_rotl4(s2).xor_splat(k[3]);
+    s1 = half_swap_bytes(s1);
+    s2 = half_rotl4(s2);
     s3 = s3.xor_splat(c[1]);
 
-    sbox(&mut s0, &mut s1, &mut s2, &mut s3);
-    s1 = s1.swapmove::<1>(0x5555_5555).xor_splat(k[4]);
-    s2 = s2.rotl::<16>().swapmove::<1>(0x0000_5555).xor_splat(k[5]);
-    s3 = s3.rotl::<16>().swapmove::<1>(0x5555_0000);
+    sbox(&mut s0, &mut s1, &mut s2, &mut s3, k[4], k[5]);
+    s1 = pair_swap(s1);
+    s2 = rot16_swapmove1(s2, 0x0000_5555);
+    s3 = rot16_swapmove1(s3, 0x5555_0000);
     s0 = s0.xor_splat(c[2]);
 
-    sbox(&mut s3, &mut s1, &mut s2, &mut s0);
+    sbox(&mut s3, &mut s1, &mut s2, &mut s0, k[6], k[7]);
     s0 = byte_rotl2(s0);
-    s1 = byte_swap_nibbles(s1).xor_splat(k[6]);
-    s2 = byte_rotr2(s2).xor_splat(k[7]);
+    s1 = byte_swap_nibbles(s1);
+    s2 = byte_rotr2(s2);
     s3 = s3.xor_splat(c[3]);
 
-    sbox(&mut s0, &mut s1, &mut s2, &mut s3);
-    s1 = s1.rotl::<16>().xor_splat(k[8]);
-    s2 = s2.rotl::<24>().xor_splat(k[9]);
+    sbox(&mut s0, &mut s1, &mut s2, &mut s3, k[8], k[9]);
+    s1 = s1.rotl::<16>();
+    s2 = s2.rotl::<24>();
     s3 = s3.rotl::<8>();
     s0 = s0.xor_splat(c[4]);
 
@@ -304,32 +366,32 @@ fn group_inv<V: Words>(s: &mut [V; 4], k: &[u32; 10], c: &[u32; 5]) {
     let [mut s3, mut s1, mut s2, mut s0] = *s;
 
     s0 = s0.xor_splat(c[4]);
-    s1 = s1.xor_splat(k[8]).rotl::<16>();
-    s2 = s2.xor_splat(k[9]).rotl::<8>();
+    s1 = s1.rotl::<16>().xor_splat(k[8]);
+    s2 = s2.rotl::<8>().xor_splat(k[9]);
     s3 = s3.rotl::<24>();
     sbox_inv(&mut s0, &mut s1, &mut s2, &mut s3);
 
     s3 = s3.xor_splat(c[3]);
     s0 = byte_rotr2(s0);
-    s1 = byte_swap_nibbles(s1.xor_splat(k[6]));
-    s2 = byte_rotl2(s2.xor_splat(k[7]));
+    s1 = byte_swap_nibbles(s1).xor_splat(k[6]);
+    s2 = byte_rotl2(s2).xor_splat(k[7]);
     sbox_inv(&mut s3, &mut s1, &mut s2, &mut s0);
 
     s0 = s0.xor_splat(c[2]);
-    s1 = s1.xor_splat(k[4]).swapmove::<1>(0x5555_5555);
-    s2 = s2.xor_splat(k[5]).swapmove::<1>(0x0000_5555).rotl::<16>();
-    s3 = s3.swapmove::<1>(0x5555_0000).rotl::<16>();
+    s1 = pair_swap(s1).xor_splat(k[4]);
+    s2 = swapmove1_rot16(s2, 0x0000_5555).xor_splat(k[5]);
+    s3 = swapmove1_rot16(s3, 0x5555_0000);
     sbox_inv(&mut s0, &mut s1, &mut s2, &mut s3);
 
     s3 = s3.xor_splat(c[1]);
     s0 = half_rotl4(s0);
-    s1 = half_swap_bytes(s1.xor_splat(k[2]));
-    s2 = half_rotr4(s2.xor_splat(k[3]));
+    s1 = half_swap_bytes(s1).xor_splat(k[2]);
+    s2 = half_rotr4(s2).xor_splat(k[3]);
     sbox_inv(&mut s3, &mut s1, &mut s2, &mut s0);
 
     s0 = s0.xor_splat(c[0]);
-    s1 = nibble_swap2(s1.xor_splat(k[0]));
-    s2 = nibble_rotr1(s2.xor_splat(k[1]));
+    s1 = nibble_swap2(s1).xor_splat(k[0]);
+    s2 = nibble_rotr1(s2).xor_splat(k[1]);
     s3 = nibble_rotl1(s3);
     sbox_inv(&mut s0, &mut s1, &mut s2, &mut s3);
 

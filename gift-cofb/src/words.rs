@@ -18,6 +18,10 @@
 pub(crate) trait Words: Copy {
     /// Number of independent lanes (messages) in one value.
     const LANES: usize;
+    /// Whether the cipher should favour short dependency chains over fewer
+    /// operations (true for the single-message scalar path, whose one block
+    /// at a time leaves most execution units idle).
+    const LATENCY_BOUND: bool = false;
 
     /// The same word in every lane (round keys and constants are shared by all
     /// lanes because a batch uses one key).
@@ -106,6 +110,7 @@ pub(crate) trait Words: Copy {
 
 impl Words for u32 {
     const LANES: usize = 1;
+    const LATENCY_BOUND: bool = true;
 
     #[inline(always)]
     fn splat(x: u32) -> Self {

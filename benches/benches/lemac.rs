@@ -1,2 +1,121 @@
-//! lemac benchmarks (being written).
-fn main() {}
+//! LeMac, LeMacX2 and LeMacX4 MAC throughput on every backend this CPU can run, with the AEGIS
+//! MACs (`aegis` crate, C backend) in the same groups.
+//!
+//! Two groups per message size:
+//! * `lemac/ctx/<size>`: the key is expanded once; each iteration is one message with
+//!   `LeMacKey::mac` (one-shot, zero nonce). Peers: a keyed AEGIS MAC state cloned per message.
+//! * `lemac/keysetup/<size>`: each iteration derives the key and MACs one message. Peers:
+//!   `new(key)` per message.
+//!
+//! Run: `cargo bench -p aeadfast-benches --bench lemac` (filter with e.g. `-- 'ctx/64KiB'`).
+
+use std::hint::black_box;
+
+use aeadfast_benches::{SIZES, bytes, group, input, size_label};
+use aegis::aegis128l::Aegis128LMac;
+use aegis::aegis128x2::Aegis128X2Mac;
+use aegis::aegis128x4::Aegis128X4Mac;
+use criterion::{Criterion, criterion_group, criterion_main};
+use lemac::{Backend, LeMacKeyGeneric};
+
+const KEY: [u8; 16] = [0x42; 16];
+const NONCE: [u8; 16] = [0; 16];
+
+fn name(d: usize) -> &'static str {
+    match d {
+        1 => "LeMac",
+        2 => "LeMacX2",
+        _ => "LeMacX4",
+    }
+}
+
+fn lemac_ctx<const D: usize>(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    backend: Backend,
+    data: &[u8],
+) {
+    let key = LeMacKeyGeneric::<D>::new_with_backend(&KEY, backend).unwrap();
+    g.bench_function(format!("{}/{}", name(D), backend.name()), |b| {
+        b.iter(|| key.mac(black_box(data), &NONCE))
+    });
+}
+
+fn lemac_keysetup<const D: usize>(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    backend: Backend,
+    data: &[u8],
+) {
+    g.bench_function(format!("{}/{}", name(D), backend.name()), |b| {
+        b.iter(|| {
+            LeMacKeyGeneric::<D>::new_with_backend(black_box(&KEY), backend)
+                .unwrap()
+                .mac(black_box(data), &NONCE)
+        })
+    });
+}
+
+fn bench(c: &mut Criterion) {
+    for size in SIZES {
+        let data = input(size);
+        let label = size_label(size);
+
+        let mut g = group(c, &format!("lemac/ctx/{label}"));
+        bytes(&mut g, size);
+        for backend in Backend::available() {
+            lemac_ctx::<1>(&mut g, backend, &data);
+            lemac_ctx::<2>(&mut g, backend, &data);
+            lemac_ctx::<4>(&mut g, backend, &data);
+        }
+        let l = Aegis128LMac::<16>::new(&KEY);
+        g.bench_function("AEGIS-128L-MAC", |b| {
+            b.iter(|| {
+                let mut m = l.clone();
+                m.update(black_box(&data));
+                m.finalize()
+            })
+        });
+        let x2 = Aegis128X2Mac::<16>::new(&KEY);
+        g.bench_function("AEGIS-128X2-MAC", |b| {
+            b.iter(|| {
+                let mut m = x2.clone();
+                m.update(black_box(&data));
+                m.finalize()
+            })
+        });
+        let x4 = Aegis128X4Mac::<16>::new(&KEY);
+        g.bench_function("AEGIS-128X4-MAC", |b| {
+            b.iter(|| {
+                let mut m = x4.clone();
+                m.update(black_box(&data));
+                m.finalize()
+            })
+        });
+        g.finish();
+
+        let mut g = group(c, &format!("lemac/keysetup/{label}"));
+        bytes(&mut g, size);
+        for backend in Backend::available() {
+            lemac_keysetup::<1>(&mut g, backend, &data);
+            lemac_keysetup::<2>(&mut g, backend, &data);
+            lemac_keysetup::<4>(&mut g, backend, &data);
+        }
+        g.bench_function("AEGIS-128L-MAC", |b| {
+            b.iter(|| {
+                let mut m = Aegis128LMac::<16>::new(black_box(&KEY));
+                m.update(black_box(&data));
+                m.finalize()
+            })
+        });
+        g.bench_function("AEGIS-128X4-MAC", |b| {
+            b.iter(|| {
+                let mut m = Aegis128X4Mac::<16>::new(black_box(&KEY));
+                m.update(black_box(&data));
+                m.finalize()
+            })
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -25,7 +25,10 @@ const RCON: [u8; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x
 /// Multiplication by `x` in GF(2^8) of each byte of a packed word.
 #[inline(always)]
 fn xtime(w: u32) -> u32 {
-    ((w & 0x7f7f_7f7f) << 1) ^ (((w >> 7) & 0x0101_0101).wrapping_mul(0x1b))
+    // Reduction by x^8 + x^4 + x^3 + x + 1: add 0x1b = bits 0, 1, 3, 4 where the top bit was
+    // set (shifts instead of a multiply: no carries, and no slow vector multiply).
+    let hi = (w >> 7) & 0x0101_0101;
+    ((w & 0x7f7f_7f7f) << 1) ^ hi ^ (hi << 1) ^ (hi << 3) ^ (hi << 4)
 }
 
 /// MixColumns of one column (byte `i` of the little-endian word = row `i`).
@@ -45,31 +48,55 @@ fn inv_mix_column(a: u32) -> u32 {
 }
 
 #[inline(always)]
-fn map_columns(b: &Block, f: impl Fn(u32) -> u32) -> Block {
-    let mut out = [0u8; 16];
-    for (o, i) in out.chunks_exact_mut(4).zip(b.chunks_exact(4)) {
-        let w = u32::from_le_bytes([i[0], i[1], i[2], i[3]]);
-        o.copy_from_slice(&f(w).to_le_bytes());
+fn columns(b: &Block) -> [u32; 4] {
+    let mut w = [0u32; 4];
+    for (c, w) in w.iter_mut().enumerate() {
+        *w = u32::from_le_bytes([b[4 * c], b[4 * c + 1], b[4 * c + 2], b[4 * c + 3]]);
     }
-    out
+    w
+}
+
+#[inline(always)]
+fn from_columns(w: [u32; 4]) -> Block {
+    let mut b = [0u8; 16];
+    for c in 0..4 {
+        b[4 * c..4 * c + 4].copy_from_slice(&w[c].to_le_bytes());
+    }
+    b
 }
 
 /// AES MixColumns of a block.
 #[inline(always)]
 pub(crate) fn mix_columns(b: &Block) -> Block {
-    map_columns(b, mix_column)
+    let w = columns(b);
+    from_columns([
+        mix_column(w[0]),
+        mix_column(w[1]),
+        mix_column(w[2]),
+        mix_column(w[3]),
+    ])
 }
 
 /// AES InvMixColumns of a block.
 #[inline(always)]
 pub(crate) fn inv_mix_columns(b: &Block) -> Block {
-    map_columns(b, inv_mix_column)
+    let w = columns(b);
+    from_columns([
+        inv_mix_column(w[0]),
+        inv_mix_column(w[1]),
+        inv_mix_column(w[2]),
+        inv_mix_column(w[3]),
+    ])
 }
 
 /// XOR of two blocks.
 #[inline(always)]
 pub(crate) fn xor_block(a: &Block, b: &Block) -> Block {
-    core::array::from_fn(|i| a[i] ^ b[i])
+    let mut out = *a;
+    for (o, b) in out.iter_mut().zip(b) {
+        *o ^= b;
+    }
+    out
 }
 
 /// SubBytes of four bytes with one `AESL` (the diagonal trick above).
@@ -113,7 +140,11 @@ pub(crate) fn expand<L: Lanes>(key: &Block) -> Schedule {
 /// Round keys broadcast to every lane.
 #[inline(always)]
 pub(crate) fn schedule_lanes<L: Lanes>(rk: &Schedule) -> [L; 11] {
-    core::array::from_fn(|i| L::broadcast(&rk[i]))
+    let mut out = [L::zero(); 11];
+    for (o, k) in out.iter_mut().zip(rk) {
+        *o = L::broadcast(k);
+    }
+    out
 }
 
 /// Encrypts each lane of `x` with AES-128, *except for the final InvMixColumns*: the result

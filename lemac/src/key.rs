@@ -1,4 +1,4 @@
-//! [`LeMacKey`]: the keyed context (derived once, reused for many messages).
+//! [`LeMacKeyGeneric`]: the keyed context (derived once, reused for many messages).
 
 use core::fmt;
 
@@ -6,7 +6,9 @@ use aes_lanes::{Backend, Token, Unavailable};
 use digest::MacError;
 use subtle::ConstantTimeEq;
 
-use crate::state::{FinishOp, KeyMaterial, KeySetupOp, NonceIn, NonceMaskOp, Output, chunk_len};
+use crate::state::{
+    FinishOp, KeyMaterial, KeySetupOp, NonceIn, NonceMaskOp, Output, chunk_len, pad,
+};
 use crate::{LeMacGeneric, Nonce, Tag};
 
 /// A LeMac key, expanded: the initial state, the 18 finalization subkeys and the `k2`/`k3`
@@ -16,8 +18,8 @@ use crate::{LeMacGeneric, Nonce, Tag};
 /// 1.8 kB for LeMacX4), so a context is made once per key and reused: it is `Clone` (a plain
 /// copy of 0.6 to 2 kB, no heap), and [`mac`](Self::mac) / [`hasher`](Self::hasher) borrow it.
 ///
-/// `D` is the number of lanes: 1 = LeMac, 2 = LeMacX2, 4 = LeMacX4 (see [`LeMacKeyX2`],
-/// [`LeMacKeyX4`]). Other values do not compile.
+/// `D` is the number of lanes: 1 = LeMac, 2 = LeMacX2, 4 = LeMacX4 (aliases [`LeMacKey`],
+/// [`LeMacKeyX2`], [`LeMacKeyX4`]). Other values do not compile.
 ///
 /// ```
 /// use lemac::LeMacKey;
@@ -28,15 +30,16 @@ use crate::{LeMacGeneric, Nonce, Tag};
 /// assert!(key.verify(b"massage", &nonce, &tag).is_err());
 /// ```
 ///
+/// [`LeMacKey`]: crate::LeMacKey
 /// [`LeMacKeyX2`]: crate::LeMacKeyX2
 /// [`LeMacKeyX4`]: crate::LeMacKeyX4
 #[derive(Clone)]
-pub struct LeMacKey<const D: usize = 1> {
+pub struct LeMacKeyGeneric<const D: usize> {
     pub(crate) token: Token,
     pub(crate) m: KeyMaterial<D>,
 }
 
-impl<const D: usize> LeMacKey<D> {
+impl<const D: usize> LeMacKeyGeneric<D> {
     /// Derives the context for `key`, on the fastest backend this CPU has.
     pub fn new(key: &[u8; 16]) -> Self {
         Self::with_token(key, Token::detect())
@@ -54,7 +57,7 @@ impl<const D: usize> LeMacKey<D> {
     fn with_token(key: &[u8; 16], token: Token) -> Self {
         let mut m = KeyMaterial::zeroed();
         token.dispatch(KeySetupOp { key, out: &mut m });
-        LeMacKey { token, m }
+        LeMacKeyGeneric { token, m }
     }
 
     /// The backend this context runs on.
@@ -100,11 +103,12 @@ impl<const D: usize> LeMacKey<D> {
     fn finish_oneshot(&self, data: &[u8], output: Output<'_>) -> [u8; 16] {
         let cut = data.len() - data.len() % chunk_len(D);
         let (body, tail) = data.split_at(cut);
+        let last = pad::<D>(tail);
         self.token.dispatch(FinishOp {
             key: &self.m,
             state: None,
             body,
-            tail,
+            last: &last,
             output,
         })
     }
@@ -132,7 +136,7 @@ impl<const D: usize> LeMacKey<D> {
     }
 }
 
-impl<const D: usize> fmt::Debug for LeMacKey<D> {
+impl<const D: usize> fmt::Debug for LeMacKeyGeneric<D> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LeMacKey")
             .field("lanes", &D)
@@ -142,11 +146,11 @@ impl<const D: usize> fmt::Debug for LeMacKey<D> {
 }
 
 #[cfg(feature = "zeroize")]
-impl<const D: usize> Drop for LeMacKey<D> {
+impl<const D: usize> Drop for LeMacKeyGeneric<D> {
     fn drop(&mut self) {
         self.m.wipe();
     }
 }
 
 #[cfg(feature = "zeroize")]
-impl<const D: usize> zeroize::ZeroizeOnDrop for LeMacKey<D> {}
+impl<const D: usize> zeroize::ZeroizeOnDrop for LeMacKeyGeneric<D> {}

@@ -11,7 +11,7 @@ mod uh;
 pub use aes_lanes::{Backend, Unavailable};
 pub use digest;
 pub use digest::MacError;
-pub use key::LeMacKey;
+pub use key::LeMacKeyGeneric;
 pub use mac::LeMacGeneric;
 pub use uh::LeMacUhGeneric;
 pub use universal_hash;
@@ -28,10 +28,12 @@ pub type LeMacX2 = LeMacGeneric<2>;
 /// LeMacX4 (4 lanes, 256-byte rounds).
 pub type LeMacX4 = LeMacGeneric<4>;
 
+/// Expanded key of [`LeMac`] (the keyed context: derive once, reuse).
+pub type LeMacKey = LeMacKeyGeneric<1>;
 /// Expanded key of [`LeMacX2`].
-pub type LeMacKeyX2 = LeMacKey<2>;
+pub type LeMacKeyX2 = LeMacKeyGeneric<2>;
 /// Expanded key of [`LeMacX4`].
-pub type LeMacKeyX4 = LeMacKey<4>;
+pub type LeMacKeyX4 = LeMacKeyGeneric<4>;
 
 /// LeMac-UH, the universal hash inside [`LeMac`].
 pub type LeMacUh = LeMacUhGeneric<1>;

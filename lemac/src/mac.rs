@@ -10,8 +10,8 @@ use digest::{
     Reset, Update,
 };
 
-use crate::key::LeMacKey;
-use crate::state::{AbsorbOp, FinishOp, NonceIn, Output as Out, StateBytes, chunk_len};
+use crate::key::LeMacKeyGeneric;
+use crate::state::{AbsorbOp, FinishOp, NonceIn, Output as Out, StateBytes, chunk_len, pad};
 use crate::{Nonce, Tag};
 
 /// Streaming LeMac on `D` lanes (use the aliases [`LeMac`](crate::LeMac),
@@ -23,7 +23,7 @@ use crate::{Nonce, Tag};
 /// `FixedOutputReset`; cloning and resetting are plain copies.
 #[derive(Clone)]
 pub struct LeMacGeneric<const D: usize> {
-    key: LeMacKey<D>,
+    key: LeMacKeyGeneric<D>,
     /// `N ^ E_k2(N)` of the nonce given at construction.
     mask: [u8; 16],
     state: StateBytes<D>,
@@ -37,12 +37,12 @@ impl<const D: usize> LeMacGeneric<D> {
     ///
     /// With the all-zero key this is `lemacsum`'s checksum.
     pub fn new(key: &[u8; 16]) -> Self {
-        Self::from_key(LeMacKey::new(key))
+        Self::from_key(LeMacKeyGeneric::new(key))
     }
 
     /// A MAC for `key` and `nonce`, on the fastest backend.
     pub fn new_with_nonce(key: &[u8; 16], nonce: &Nonce) -> Self {
-        Self::from_key_nonce(LeMacKey::new(key), nonce)
+        Self::from_key_nonce(LeMacKeyGeneric::new(key), nonce)
     }
 
     /// A MAC for `key` with the all-zero nonce, on a chosen backend.
@@ -50,22 +50,22 @@ impl<const D: usize> LeMacGeneric<D> {
     /// # Errors
     /// [`Unavailable`] if this CPU (or this build) cannot run `backend`.
     pub fn new_with_backend(key: &[u8; 16], backend: Backend) -> Result<Self, Unavailable> {
-        Ok(Self::from_key(LeMacKey::new_with_backend(key, backend)?))
+        Ok(Self::from_key(LeMacKeyGeneric::new_with_backend(key, backend)?))
     }
 
     /// A MAC with the all-zero nonce from an expanded key.
-    pub fn from_key(key: LeMacKey<D>) -> Self {
+    pub fn from_key(key: LeMacKeyGeneric<D>) -> Self {
         let mask = key.m.zero_mask;
         Self::with_mask(key, mask)
     }
 
     /// A MAC with `nonce` from an expanded key.
-    pub fn from_key_nonce(key: LeMacKey<D>, nonce: &Nonce) -> Self {
+    pub fn from_key_nonce(key: LeMacKeyGeneric<D>, nonce: &Nonce) -> Self {
         let mask = key.nonce_mask(nonce);
         Self::with_mask(key, mask)
     }
 
-    fn with_mask(key: LeMacKey<D>, mask: [u8; 16]) -> Self {
+    fn with_mask(key: LeMacKeyGeneric<D>, mask: [u8; 16]) -> Self {
         let state = key.m.initial_state();
         LeMacGeneric {
             key,
@@ -77,7 +77,7 @@ impl<const D: usize> LeMacGeneric<D> {
     }
 
     /// The expanded key inside.
-    pub fn key(&self) -> &LeMacKey<D> {
+    pub fn key(&self) -> &LeMacKeyGeneric<D> {
         &self.key
     }
 
@@ -121,11 +121,12 @@ impl<const D: usize> LeMacGeneric<D> {
     }
 
     fn finish(&self, output: Out<'_>) -> [u8; 16] {
+        let last = pad::<D>(&self.buf.as_flattened()[..self.buf_len]);
         self.key.token.dispatch(FinishOp {
             key: &self.key.m,
             state: Some(&self.state),
             body: &[],
-            tail: &self.buf.as_flattened()[..self.buf_len],
+            last: &last,
             output,
         })
     }

@@ -90,8 +90,12 @@ pub(crate) struct Regs<L> {
 impl<L: Lanes> Regs<L> {
     #[inline(always)]
     fn fresh<const D: usize>(init: &[Word<D>; 9]) -> Self {
+        let mut s = [L::zero(); 9];
+        for (s, w) in s.iter_mut().zip(init) {
+            *s = load_word(w);
+        }
         Regs {
-            s: core::array::from_fn(|i| load_word(&init[i])),
+            s,
             rr: L::zero(),
             r0: L::zero(),
             r1: L::zero(),
@@ -101,8 +105,12 @@ impl<L: Lanes> Regs<L> {
 
     #[inline(always)]
     fn load<const D: usize>(st: &StateBytes<D>) -> Self {
+        let mut s = [L::zero(); 9];
+        for (s, w) in s.iter_mut().zip(st) {
+            *s = load_word(w);
+        }
         Regs {
-            s: core::array::from_fn(|i| load_word(&st[i])),
+            s,
             rr: load_word(&st[9]),
             r0: load_word(&st[10]),
             r1: load_word(&st[11]),
@@ -171,24 +179,23 @@ impl<L: Lanes> Regs<L> {
         }
     }
 
-    /// Pads the final `tail` (shorter than a chunk) with `01 00 …`, absorbs it, runs the
-    /// blank rounds and the finalization; returns `H` per lane, XORed with `extra`.
+    /// Absorbs the final, padded chunk `last`, runs the blank rounds and the finalization;
+    /// returns `H` per lane, XORed with `extra`.
     ///
     /// The fourth blank round is merged with the whitening of the finalization (its zero
     /// message words and the subkeys `SK_i` are both added after the round), and `extra` is
     /// merged into the key of the 10th round of word 0.
     #[inline(always)]
-    fn finish<const D: usize>(mut self, tail: &[u8], sk: &[Word<D>; 18], extra: L) -> L {
-        let chunk = 4 * L::BYTES;
-        let mut pad = [0u8; 4 * 16 * aes_lanes::MAX_LANES];
-        pad[..tail.len()].copy_from_slice(tail);
-        pad[tail.len()] = 0x01;
-        self.round_chunk(&pad[..chunk]);
+    fn finish<const D: usize>(mut self, last: &[u8], sk: &[Word<D>; 18], extra: L) -> L {
+        self.round_chunk(last);
         let z = L::zero();
         for _ in 0..3 {
             self.round(z, z, z, z);
         }
-        let k: [L; 18] = core::array::from_fn(|j| load_word(&sk[j]));
+        let mut k = [L::zero(); 18];
+        for (k, w) in k.iter_mut().zip(sk) {
+            *k = load_word(w);
+        }
         let s = self.s;
         let mut x = [
             s[0].xor3(s[8], k[0]),
@@ -206,13 +213,11 @@ impl<L: Lanes> Regs<L> {
                 *xi = xi.aes_round(k[i + r]);
             }
         }
-        let y: [L; 9] = core::array::from_fn(|i| {
-            if i == 0 {
-                x[0].aes_round(extra)
-            } else {
-                x[i].aesl()
-            }
-        });
+        let mut y = [L::zero(); 9];
+        y[0] = x[0].aes_round(extra);
+        for i in 1..9 {
+            y[i] = x[i].aesl();
+        }
         let a = y[0].xor3(y[1], y[2]);
         let b = y[3].xor3(y[4], y[5]);
         let c = y[6].xor3(y[7], y[8]);
@@ -275,13 +280,22 @@ impl<const D: usize> LaneOp for AbsorbOp<'_, D> {
     }
 }
 
+/// The last chunk of a message, `tail || 01 || 00…` (`tail` shorter than a chunk).
+pub(crate) fn pad<const D: usize>(tail: &[u8]) -> [[u8; 64]; D] {
+    let mut p = [[0u8; 64]; D];
+    let flat = p.as_flattened_mut();
+    flat[..tail.len()].copy_from_slice(tail);
+    flat[tail.len()] = 0x01;
+    p
+}
+
 /// The last call of a message: from a stored state (streaming) or from the key's initial
-/// state (one-shot), absorbs `body` (whole chunks), pads and absorbs `tail`, finalizes.
+/// state (one-shot), absorbs `body` (whole chunks) and the padded chunk `last`, finalizes.
 pub(crate) struct FinishOp<'a, const D: usize> {
     pub(crate) key: &'a KeyMaterial<D>,
     pub(crate) state: Option<&'a StateBytes<D>>,
     pub(crate) body: &'a [u8],
-    pub(crate) tail: &'a [u8],
+    pub(crate) last: &'a [[u8; 64]; D],
     pub(crate) output: Output<'a>,
 }
 
@@ -309,7 +323,7 @@ impl<const D: usize> LaneOp for FinishOp<'_, D> {
             None => Regs::<L>::fresh(&key.init),
         };
         r.absorb(self.body);
-        let h = r.finish(self.tail, &key.sk, extra);
+        let h = r.finish(self.last.as_flattened(), &key.sk, extra);
         match self.output {
             Output::Hash => h.fold_xor(),
             Output::Tag(_) => {
@@ -368,14 +382,18 @@ impl<const D: usize> LaneOp for KeySetupOp<'_, D> {
         const { assert!(D == 1 || D == 2 || D == 4, "LeMac is defined for 1, 2 or 4 lanes") };
         let rk = aes128::schedule_lanes::<L>(&aes128::expand::<L>(self.key));
         // 27 words per lane (I_0..I_8, SK_0..SK_17), then k2 and k3 (same in every lane).
-        let mut x: [L; 29] = core::array::from_fn(|i| {
-            if i < 27 {
-                let w: Word<D> = core::array::from_fn(|l| lane_constant(i as u64, l, D));
+        let mut x = [L::zero(); 29];
+        for (i, v) in x.iter_mut().enumerate() {
+            *v = if i < 27 {
+                let mut w: Word<D> = [[0; 16]; D];
+                for (l, b) in w.iter_mut().enumerate() {
+                    *b = lane_constant(i as u64, l, D);
+                }
                 load_word(&w)
             } else {
                 L::broadcast(&lane_constant(i as u64, 0, 1))
-            }
-        });
+            };
+        }
         for v in &mut x {
             *v = aes128::encrypt_mc(*v, &rk);
         }

@@ -8,7 +8,7 @@ use universal_hash::common::{BlockSizeUser, KeySizeUser, ParBlocksSizeUser};
 use universal_hash::{Block, Key, KeyInit, Reset, UhfBackend, UhfClosure, UniversalHash};
 
 use crate::LeMacGeneric;
-use crate::key::LeMacKey;
+use crate::key::LeMacKeyGeneric;
 
 /// LeMac-UH on `D` lanes (aliases [`LeMacUh`](crate::LeMacUh), [`LeMacUhX2`](crate::LeMacUhX2),
 /// [`LeMacUhX4`](crate::LeMacUhX4)): the keyed universal hash inside LeMac.
@@ -45,7 +45,7 @@ pub struct LeMacUhGeneric<const D: usize> {
 impl<const D: usize> LeMacUhGeneric<D> {
     /// A universal hash for `key` on the fastest backend.
     pub fn new_with_key(key: &[u8; 16]) -> Self {
-        Self::from_key(LeMacKey::new(key))
+        Self::from_key(LeMacKeyGeneric::new(key))
     }
 
     /// A universal hash for `key` on a chosen backend.
@@ -53,11 +53,11 @@ impl<const D: usize> LeMacUhGeneric<D> {
     /// # Errors
     /// [`Unavailable`] if this CPU (or this build) cannot run `backend`.
     pub fn new_with_backend(key: &[u8; 16], backend: Backend) -> Result<Self, Unavailable> {
-        Ok(Self::from_key(LeMacKey::new_with_backend(key, backend)?))
+        Ok(Self::from_key(LeMacKeyGeneric::new_with_backend(key, backend)?))
     }
 
     /// A universal hash from an expanded key.
-    pub fn from_key(key: LeMacKey<D>) -> Self {
+    pub fn from_key(key: LeMacKeyGeneric<D>) -> Self {
         LeMacUhGeneric {
             inner: LeMacGeneric::from_key(key),
         }

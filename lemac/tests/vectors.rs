@@ -5,13 +5,13 @@ mod common;
 
 use common::{Rng, Vector, vectors};
 use digest::{FixedOutputReset, Mac};
-use lemac::{Backend, LeMacGeneric, LeMacKey};
+use lemac::{Backend, LeMacGeneric, LeMacKeyGeneric};
 
 const CHUNKINGS: [usize; 6] = [1, 3, 63, 64, 65, 4096];
 
 fn check_oneshot<const D: usize>(backend: Backend, vs: &[Vector]) {
     for (i, v) in vs.iter().enumerate() {
-        let key = LeMacKey::<D>::new_with_backend(&v.key, backend).unwrap();
+        let key = LeMacKeyGeneric::<D>::new_with_backend(&v.key, backend).unwrap();
         assert_eq!(key.backend(), backend);
         assert_eq!(
             key.mac(&v.msg, &v.nonce),
@@ -35,7 +35,7 @@ fn streamed<const D: usize>(mut mac: LeMacGeneric<D>, msg: &[u8], sizes: &mut dy
 fn check_streaming<const D: usize>(backend: Backend, vs: &[Vector]) {
     let mut rng = Rng(0x1e4ac ^ (D as u64) << 40);
     for (i, v) in vs.iter().enumerate() {
-        let key = LeMacKey::<D>::new_with_backend(&v.key, backend).unwrap();
+        let key = LeMacKeyGeneric::<D>::new_with_backend(&v.key, backend).unwrap();
         let base = key.hasher_with_nonce(&v.nonce);
         for size in CHUNKINGS {
             let tag = streamed(base.clone(), &v.msg, &mut || size);
@@ -54,7 +54,7 @@ fn check_reuse<const D: usize>(backend: Backend, vs: &[Vector]) {
     // One instance per key, reset between messages; clones taken mid-stream continue
     // independently.
     for (i, v) in vs.iter().enumerate() {
-        let mut mac = LeMacKey::<D>::new_with_backend(&v.key, backend)
+        let mut mac = LeMacKeyGeneric::<D>::new_with_backend(&v.key, backend)
             .unwrap()
             .hasher_with_nonce(&v.nonce);
         mac.update(b"some earlier message that must be forgotten by reset, longer than one chunk .......................................................................................................................................................................");

@@ -75,10 +75,37 @@ impl Lanes for Neon {
     }
 
     #[inline(always)]
+    fn aes_round_last(self, key: Self) -> Self {
+        // SAFETY: a `Neon` exists only inside an entry point whose CPU check included AES.
+        Neon(unsafe { vaeseq_u8(self.0, vdupq_n_u8(0)) }).xor(key)
+    }
+
+    #[inline(always)]
+    fn aes128_key_step(self, rcon: u8) -> Self {
+        // SAFETY: NEON and AES checked by the entry point.
+        unsafe {
+            let k = self.0;
+            let zero = vdupq_n_u8(0);
+            let t = vqtbl1q_u8(k, vld1q_u8(ROT_WORD3_SPLAT.as_ptr()));
+            let t = vaeseq_u8(t, zero);
+            let t = veorq_u8(t, vreinterpretq_u8_u32(vdupq_n_u32(u32::from(rcon))));
+            // vextq(zero, k, 16 - n) shifts k towards higher byte positions by n bytes.
+            let k = veorq_u8(k, vextq_u8::<12>(zero, k));
+            let k = veorq_u8(k, vextq_u8::<8>(zero, k));
+            Neon(veorq_u8(k, t))
+        }
+    }
+
+    #[inline(always)]
     fn aesl(self) -> Self {
         self.aes_round_pre(Self::zero())
     }
 }
+
+/// `tbl` indices putting RotWord(word 3) (bytes 13, 14, 15, 12) in every column.
+const ROT_WORD3_SPLAT: [u8; 16] = [
+    13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12,
+];
 
 impl Lanes for NeonSha3 {
     const LANES: usize = 1;
@@ -127,6 +154,16 @@ impl Lanes for NeonSha3 {
     #[inline(always)]
     fn aes_round_pre(self, key: Self) -> Self {
         NeonSha3(self.0.aes_round_pre(key.0))
+    }
+
+    #[inline(always)]
+    fn aes_round_last(self, key: Self) -> Self {
+        NeonSha3(self.0.aes_round_last(key.0))
+    }
+
+    #[inline(always)]
+    fn aes128_key_step(self, rcon: u8) -> Self {
+        NeonSha3(self.0.aes128_key_step(rcon))
     }
 
     #[inline(always)]

@@ -68,6 +68,58 @@ pub trait Lanes: Copy {
     /// One AES round in Arm shape: `AESL(self ^ key)`.
     fn aes_round_pre(self, key: Self) -> Self;
 
+    /// The last AES encryption round (no MixColumns), x86 shape:
+    /// `ShiftRows(SubBytes(self)) ^ key`.
+    fn aes_round_last(self, key: Self) -> Self;
+
+    /// One step of the AES-128 key schedule in every lane: from round key `i` (`self`) and the
+    /// round constant `rcon` of step `i + 1` (`01 02 04 08 10 20 40 80 1b 36`), round key
+    /// `i + 1`.
+    ///
+    /// ```
+    /// use aes_lanes::{Lanes, Soft};
+    /// use hex_literal::hex;
+    /// // FIPS-197 appendix A.1: the key 2b7e1516… gives round key 1 = a0fafe17….
+    /// let k0 = <Soft<1>>::load(&hex!("2b7e151628aed2a6abf7158809cf4f3c"));
+    /// let mut k1 = [0u8; 16];
+    /// k0.aes128_key_step(0x01).store(&mut k1);
+    /// assert_eq!(k1, hex!("a0fafe1788542cb123a339392a6c7605"));
+    /// ```
+    #[inline(always)]
+    fn aes128_key_step(self, rcon: u8) -> Self {
+        // Reference form, used by backends without a fused version: put RotWord(w3) in every
+        // column, so that ShiftRows is the identity and the last round gives
+        // SubWord(RotWord(w3)) ^ rcon in every column; then the running XOR of the words.
+        let mut k = [0u8; 16 * MAX_LANES];
+        self.store(&mut k);
+        let mut t = [0u8; 16 * MAX_LANES];
+        let mut rc = [0u8; 16 * MAX_LANES];
+        for lane in 0..Self::LANES {
+            let base = 16 * lane;
+            for col in 0..4 {
+                for i in 0..4 {
+                    t[base + 4 * col + i] = k[base + 12 + (i + 1) % 4];
+                }
+                rc[base + 4 * col] = rcon;
+            }
+        }
+        let mut temp = [0u8; 16 * MAX_LANES];
+        Self::load(&t)
+            .aes_round_last(Self::load(&rc))
+            .store(&mut temp);
+        for lane in 0..Self::LANES {
+            let base = 16 * lane;
+            for i in 0..4 {
+                let mut acc = temp[base + i];
+                for col in 0..4 {
+                    acc ^= k[base + 4 * col + i];
+                    k[base + 4 * col + i] = acc;
+                }
+            }
+        }
+        Self::load(&k)
+    }
+
     /// The unkeyed AES round `AESL(self)`.
     #[inline(always)]
     fn aesl(self) -> Self {

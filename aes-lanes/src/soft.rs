@@ -367,6 +367,15 @@ impl<const N: usize> Lanes for Soft<N> {
     }
 
     #[inline(always)]
+    fn aes_round_last(mut self, key: Self) -> Self {
+        sub_bytes(&mut self.planes);
+        for p in &mut self.planes {
+            *p = shift_rows(*p);
+        }
+        self.xor(key)
+    }
+
+    #[inline(always)]
     fn aesl(mut self) -> Self {
         self.aesl_in_place();
         self

@@ -94,6 +94,16 @@ impl<L: Lanes, const N: usize> Lanes for Wide<L, N> {
     }
 
     #[inline(always)]
+    fn aes_round_last(self, key: Self) -> Self {
+        self.zip(key, L::aes_round_last)
+    }
+
+    #[inline(always)]
+    fn aes128_key_step(self, rcon: u8) -> Self {
+        self.map(|k| k.aes128_key_step(rcon))
+    }
+
+    #[inline(always)]
     fn aesl(self) -> Self {
         self.map(L::aesl)
     }

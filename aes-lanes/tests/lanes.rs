@@ -4,7 +4,7 @@
 mod common;
 
 use aes_lanes::{Backend, Lanes, Soft, Token};
-use common::{Aesl, Program, aesl_ref, sbox};
+use common::{Aes128, Aesl, Program, aesl_ref, sbox};
 use hex_literal::hex;
 use proptest::prelude::*;
 
@@ -39,6 +39,44 @@ fn aesl_check_value_on_every_backend_and_width() {
         for l in 0..4 {
             assert_eq!(out4[16 * l..16 * l + 16], AESL_X, "{name} x4 lane {l}");
         }
+    }
+}
+
+#[test]
+fn aes128_known_answers_on_every_backend_and_width() {
+    // FIPS-197 appendix C.1 and appendix B, alternating over the lanes.
+    let cases = [
+        (
+            hex!("000102030405060708090a0b0c0d0e0f"),
+            hex!("00112233445566778899aabbccddeeff"),
+            hex!("69c4e0d86a7b0430d8cdb78070b4c55a"),
+        ),
+        (
+            hex!("2b7e151628aed2a6abf7158809cf4f3c"),
+            hex!("3243f6a8885a308d313198a2e0370734"),
+            hex!("3925841d02dc09fbdc118597196a0b32"),
+        ),
+    ];
+    let (mut keys, mut blocks, mut want) = ([0u8; 64], [0u8; 64], [0u8; 64]);
+    for l in 0..4 {
+        let (k, p, c) = cases[l % 2];
+        keys[16 * l..16 * l + 16].copy_from_slice(&k);
+        blocks[16 * l..16 * l + 16].copy_from_slice(&p);
+        want[16 * l..16 * l + 16].copy_from_slice(&c);
+    }
+    for t in tokens() {
+        let name = t.backend().name();
+        assert_eq!(
+            t.dispatch(Aes128::<1> { keys, blocks })[..16],
+            want[..16],
+            "{name} x1"
+        );
+        assert_eq!(
+            t.dispatch(Aes128::<2> { keys, blocks })[..32],
+            want[..32],
+            "{name} x2"
+        );
+        assert_eq!(t.dispatch(Aes128::<4> { keys, blocks }), want, "{name} x4");
     }
 }
 

@@ -24,20 +24,22 @@ impl<const N: usize> LaneOp for Program<'_, N> {
                 ((op[1] >> 4) & 3) as usize,
                 ((op[1] >> 6) & 3) as usize,
             );
-            r[dst] = match op[0] % 10 {
+            r[dst] = match op[0] % 12 {
                 0 => r[a].xor(r[b]),
                 1 => r[a].and(r[b]),
                 2 => r[a].xor3(r[b], r[c]),
                 3 => r[a].aes_round(r[b]),
                 4 => r[a].aes_round_pre(r[b]),
                 5 => r[a].aesl(),
-                6 => L::broadcast(&r[a].lane(usize::from(op[0] / 10) % L::LANES)),
+                6 => L::broadcast(&r[a].lane(usize::from(op[0] / 12) % L::LANES)),
                 7 => L::first_lane(&r[a].fold_xor()),
                 8 => L::zero(),
+                9 => r[a].aes_round_last(r[b]),
+                10 => r[a].aes128_key_step(op[0]),
                 _ => {
                     let mut buf = [0u8; 64];
                     r[a].store(&mut buf);
-                    buf.rotate_left(usize::from(op[0] / 10) % 64);
+                    buf.rotate_left(usize::from(op[0] / 12) % 64);
                     L::load(&buf)
                 }
             };

@@ -17,7 +17,7 @@ pub(crate) fn has_aesni() -> bool {
     aesni_cpuid::get()
 }
 
-/// VAES on 512-bit registers: VAES, AVX2, AVX-512F/VL, and the OS saves AVX-512 state.
+/// VAES on 512-bit registers: VAES, AVX2, AVX-512F/VL/BW, and the OS saves AVX-512 state.
 #[inline]
 pub(crate) fn has_vaes512() -> bool {
     vaes512_cpuid::get()

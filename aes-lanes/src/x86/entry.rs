@@ -30,7 +30,7 @@ pub(crate) fn run_vaes256<Op: LaneOp>(op: Op) -> Op::Output {
 
 /// VAES + AVX-512: `Xmm` and `Ymm` (with AVX-512VL, so three-way XORs become `vpternlogd`)
 /// and `Zmm` for 4 lanes.
-#[target_feature(enable = "aes,sse2,ssse3,sse4.1,avx,avx2,vaes,avx512f,avx512vl")]
+#[target_feature(enable = "aes,sse2,ssse3,sse4.1,avx,avx2,vaes,avx512f,avx512vl,avx512bw")]
 pub(crate) fn run_vaes512<Op: LaneOp>(op: Op) -> Op::Output {
     pick::<Op, Xmm, Ymm, Zmm>(op)
 }

@@ -58,4 +58,28 @@ impl Lanes for Xmm {
     fn aes_round_pre(self, key: Self) -> Self {
         self.xor(key).aesl()
     }
+
+    #[inline(always)]
+    fn aes_round_last(self, key: Self) -> Self {
+        // SAFETY: an `Xmm` exists only inside an entry point whose CPU check included AES-NI.
+        Xmm(unsafe { _mm_aesenclast_si128(self.0, key.0) })
+    }
+
+    #[inline(always)]
+    fn aes128_key_step(self, rcon: u8) -> Self {
+        // SAFETY: AES-NI and SSSE3 checked by the entry point.
+        unsafe {
+            let k = self.0;
+            let t = _mm_shuffle_epi8(k, _mm_loadu_si128(ROT_WORD3_SPLAT.as_ptr().cast()));
+            let t = _mm_aesenclast_si128(t, _mm_set1_epi32(i32::from(rcon)));
+            let k = _mm_xor_si128(k, _mm_bslli_si128::<4>(k));
+            let k = _mm_xor_si128(k, _mm_bslli_si128::<8>(k));
+            Xmm(_mm_xor_si128(k, t))
+        }
+    }
 }
+
+/// `pshufb` indices putting RotWord(word 3) (bytes 13, 14, 15, 12) in every column.
+pub(crate) const ROT_WORD3_SPLAT: [u8; 16] = [
+    13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12, 13, 14, 15, 12,
+];

@@ -59,4 +59,26 @@ impl Lanes for Ymm {
     fn aes_round_pre(self, key: Self) -> Self {
         self.xor(key).aesl()
     }
+
+    #[inline(always)]
+    fn aes_round_last(self, key: Self) -> Self {
+        // SAFETY: VAES and AVX2 checked by the entry point.
+        Ymm(unsafe { _mm256_aesenclast_epi128(self.0, key.0) })
+    }
+
+    #[inline(always)]
+    fn aes128_key_step(self, rcon: u8) -> Self {
+        // SAFETY: VAES and AVX2 checked by the entry point.
+        unsafe {
+            let k = self.0;
+            let idx = _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                super::xmm::ROT_WORD3_SPLAT.as_ptr().cast(),
+            ));
+            let t = _mm256_shuffle_epi8(k, idx);
+            let t = _mm256_aesenclast_epi128(t, _mm256_set1_epi32(i32::from(rcon)));
+            let k = _mm256_xor_si256(k, _mm256_bslli_epi128::<4>(k));
+            let k = _mm256_xor_si256(k, _mm256_bslli_epi128::<8>(k));
+            Ymm(_mm256_xor_si256(k, t))
+        }
+    }
 }

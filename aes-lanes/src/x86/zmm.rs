@@ -66,4 +66,32 @@ impl Lanes for Zmm {
     fn aes_round_pre(self, key: Self) -> Self {
         self.xor(key).aesl()
     }
+
+    #[inline(always)]
+    fn aes_round_last(self, key: Self) -> Self {
+        // SAFETY: VAES and AVX-512F checked by the entry point.
+        Zmm(unsafe { _mm512_aesenclast_epi128(self.0, key.0) })
+    }
+
+    #[inline(always)]
+    fn aes128_key_step(self, rcon: u8) -> Self {
+        // SAFETY: VAES, AVX-512F and AVX-512BW checked by the entry point.
+        unsafe {
+            let k = self.0;
+            let idx = _mm512_broadcast_i32x4(_mm_loadu_si128(
+                super::xmm::ROT_WORD3_SPLAT.as_ptr().cast(),
+            ));
+            let t = _mm512_shuffle_epi8(k, idx);
+            let t = _mm512_aesenclast_epi128(t, _mm512_set1_epi32(i32::from(rcon)));
+            let k2 = _mm512_bslli_epi128::<4>(k);
+            let k3 = _mm512_bslli_epi128::<8>(k);
+            let k4 = _mm512_bslli_epi128::<12>(k);
+            // k ^ k<<4 ^ k<<8 ^ k<<12 ^ t, in two three-way XORs.
+            Zmm(_mm512_ternarylogic_epi32::<0x96>(
+                _mm512_ternarylogic_epi32::<0x96>(k, k2, k3),
+                k4,
+                t,
+            ))
+        }
+    }
 }

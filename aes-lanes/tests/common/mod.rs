@@ -83,6 +83,9 @@ impl<const N: usize> LaneOp for Program<N> {
             bc,
             L::zero(),
             L::first_lane(&block),
+            x.aes_round_last(y),
+            x.aes128_key_step(0x01),
+            y.aes128_key_step(0x1b).aes128_key_step(0x36),
             // A chain of rounds mixing every operation.
             x.aes_round(y)
                 .aes_round_pre(z)
@@ -107,6 +110,37 @@ impl<const N: usize> LaneOp for Program<N> {
         }
         s.store(&mut buf);
         out.extend_from_slice(&buf[..L::BYTES]);
+        out
+    }
+}
+
+/// AES-128 encryption of each lane's block under that lane's key, from the lane operations.
+pub struct Aes128<const N: usize> {
+    pub keys: [u8; 64],
+    pub blocks: [u8; 64],
+}
+
+/// The AES-128 round constants of key-schedule steps 1..=10.
+pub const RCON: [u8; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
+
+impl<const N: usize> LaneOp for Aes128<N> {
+    const LANES: usize = N;
+    type Output = [u8; 64];
+
+    #[inline(always)]
+    fn run<L: Lanes>(self) -> [u8; 64] {
+        let mut k = L::load(&self.keys);
+        let mut x = L::load(&self.blocks).xor(k);
+        for (i, rcon) in RCON.into_iter().enumerate() {
+            k = k.aes128_key_step(rcon);
+            x = if i < 9 {
+                x.aes_round(k)
+            } else {
+                x.aes_round_last(k)
+            };
+        }
+        let mut out = [0u8; 64];
+        x.store(&mut out);
         out
     }
 }

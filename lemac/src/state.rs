@@ -59,8 +59,8 @@ impl<const D: usize> KeyMaterial<D> {
     #[cfg(feature = "zeroize")]
     pub(crate) fn wipe(&mut self) {
         use zeroize::Zeroize;
-        self.init.as_flattened_mut().zeroize();
-        self.sk.as_flattened_mut().zeroize();
+        self.init.as_flattened_mut().as_flattened_mut().zeroize();
+        self.sk.as_flattened_mut().as_flattened_mut().zeroize();
         self.k2.zeroize();
         self.k3.zeroize();
         self.zero_mask.zeroize();

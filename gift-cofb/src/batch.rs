@@ -14,7 +14,9 @@ use aead::{Nonce, Tag};
 use subtle::ConstantTimeEq;
 
 use crate::GiftCofb;
-use crate::cofb::{Words4, add_mask, double, last_mask, mask_from, padded, triple, xor4};
+use crate::cofb::{
+    Words4, add_mask, double, feedback_xor, last_mask, mask_from, padded, triple, xor4,
+};
 use crate::gift128::{self, RoundKeys, block_to_words, words_to_block};
 use crate::words::Words;
 
@@ -232,18 +234,6 @@ fn store_state<W: Words>(s: &[W; 4], stage: &mut Stage) {
     }
 }
 
-/// `G(Y) ⊕ x`, lane-wise.
-#[inline(always)]
-fn feedback_xor<W: Words>(y: &[W; 4], x: &[W; 4]) -> [W; 4] {
-    let [y0, y1, y2, y3] = *y;
-    [
-        y2.xor(x[0]),
-        y3.xor(x[1]),
-        y0.shl::<1>().or(y1.shr::<31>()).xor(x[2]),
-        y1.shl::<1>().or(y0.shr::<31>()).xor(x[3]),
-    ]
-}
-
 /// How many steps from `s` on can take the vector fast path: every lane
 /// still running is inside its message and not at its last block.
 fn fast_run_len(lanes: &[Lane], s: usize) -> usize {
@@ -311,7 +301,11 @@ fn fast_steps<W: Words>(
                 dst.copy_from_slice(&blocks[i]);
             }
         }
-        let m = if dir == Direction::Encrypt { input } else { output };
+        let m = if dir == Direction::Encrypt {
+            input
+        } else {
+            output
+        };
         // L = 2·L on the (hi, lo) word pair.
         let carry = lh.sign_mask();
         lh = lh.shl::<1>().or(ll.shr::<31>());

@@ -9,6 +9,7 @@ use aead::inout::InOutBuf;
 use subtle::ConstantTimeEq;
 
 use crate::gift128::{self, RoundKeys, block_to_words, words_to_block};
+use crate::words::{SingleLane, Words};
 
 /// A block as four big-endian words.
 pub(crate) type Words4 = [u32; 4];
@@ -29,17 +30,6 @@ pub(crate) fn triple(l: u64) -> u64 {
 #[inline(always)]
 pub(crate) fn mask_from(y: &Words4) -> u64 {
     (u64::from(y[0]) << 32) | u64::from(y[1])
-}
-
-/// COFB's feedback `G(Y) = Y_lo || (Y_hi <<< 1)` on the word view.
-#[inline(always)]
-fn feedback(y: &Words4) -> Words4 {
-    [
-        y[2],
-        y[3],
-        (y[0] << 1) | (y[1] >> 31),
-        (y[1] << 1) | (y[0] >> 31),
-    ]
 }
 
 /// `block ⊕ L` (in the first eight bytes).
@@ -75,18 +65,44 @@ pub(crate) fn last_mask(l: u64, full: bool) -> u64 {
     if full { l } else { triple(l) }
 }
 
-/// One COFB chaining step: `Y ← E(G(Y) ⊕ X ⊕ L)`.
+/// `G(Y) ⊕ x` lane-wise, where `G(Y) = Y_lo || (Y_hi <<< 1)` is COFB's
+/// feedback on the word view.
 #[inline(always)]
-fn step(rk: &RoundKeys, y: &Words4, x: &Words4, l: u64) -> Words4 {
-    gift128::encrypt::<u32>(rk, add_mask(&xor4(&feedback(y), x), l))
+pub(crate) fn feedback_xor<W: Words>(y: &[W; 4], x: &[W; 4]) -> [W; 4] {
+    let [y0, y1, y2, y3] = *y;
+    [
+        y2.xor(x[0]),
+        y3.xor(x[1]),
+        y0.shl::<1>().or(y1.shr::<31>()).xor(x[2]),
+        y1.shl::<1>().or(y0.shr::<31>()).xor(x[3]),
+    ]
+}
+
+/// One COFB chaining step: `Y ← E(G(Y) ⊕ X ⊕ L)`. `X ⊕ L` is prepared in
+/// general-purpose registers (it does not depend on `Y`); only the feedback
+/// and the cipher are on the chain from one block to the next.
+#[inline(always)]
+fn step<W: SingleLane>(rk: &RoundKeys, y: &[W; 4], x: &Words4, l: u64) -> [W; 4] {
+    let xl = add_mask(x, l).map(W::from_u32);
+    gift128::encrypt::<W>(rk, feedback_xor(y, &xl))
+}
+
+#[inline(always)]
+fn to_u32s<W: SingleLane>(y: &[W; 4]) -> Words4 {
+    y.map(W::to_u32)
 }
 
 /// `Y = E(N)`, then the associated data (always at least one block); returns
 /// `(Y, L)` ready for the message.
 #[inline(always)]
-fn start(rk: &RoundKeys, nonce: &[u8; 16], ad: &[u8], msg_empty: bool) -> (Words4, u64) {
-    let mut y = gift128::encrypt::<u32>(rk, block_to_words(nonce));
-    let mut l = mask_from(&y);
+fn start<W: SingleLane>(
+    rk: &RoundKeys,
+    nonce: &[u8; 16],
+    ad: &[u8],
+    msg_empty: bool,
+) -> ([W; 4], u64) {
+    let mut y = gift128::encrypt::<W>(rk, block_to_words(nonce).map(W::from_u32));
+    let mut l = mask_from(&to_u32s(&y));
     // All AD blocks but the last one are full; the last one may be full,
     // partial or empty.
     let full_before_last = ad.len().saturating_sub(1) / 16;
@@ -96,10 +112,7 @@ fn start(rk: &RoundKeys, nonce: &[u8; 16], ad: &[u8], msg_empty: bool) -> (Words
         l = double(l);
         y = step(rk, &y, &a, l);
     }
-    let a = match <&[u8; 16]>::try_from(last) {
-        Ok(full) => block_to_words(full),
-        Err(_) => block_to_words(&padded(last)),
-    };
+    let a = block_to_words(&padded_or_full(last));
     l = last_mask(l, last.len() == 16);
     if msg_empty {
         l = triple(triple(l));
@@ -109,15 +122,16 @@ fn start(rk: &RoundKeys, nonce: &[u8; 16], ad: &[u8], msg_empty: bool) -> (Words
 }
 
 /// Encrypts `buffer` (plaintext in, ciphertext out) and returns the tag.
-pub(crate) fn encrypt(
+#[inline(always)]
+pub(crate) fn encrypt_with<W: SingleLane>(
     rk: &RoundKeys,
     nonce: &[u8; 16],
     ad: &[u8],
     buffer: InOutBuf<'_, '_, u8>,
 ) -> [u8; 16] {
-    let (mut y, mut l) = start(rk, nonce, ad, buffer.is_empty());
+    let (mut y, mut l) = start::<W>(rk, nonce, ad, buffer.is_empty());
     if buffer.is_empty() {
-        return words_to_block(&y);
+        return words_to_block(&to_u32s(&y));
     }
     // The last message block (full or partial) is handled apart from the rest.
     let body_blocks = (buffer.len() - 1) / 16;
@@ -125,24 +139,24 @@ pub(crate) fn encrypt(
     let (blocks, _) = body.into_chunks::<aead::consts::U16>();
     for mut blk in blocks {
         let m = block_to_words(blk.get_in().as_ref());
-        *blk.get_out() = words_to_block(&xor4(&y, &m)).into();
+        *blk.get_out() = words_to_block(&xor4(&to_u32s(&y), &m)).into();
         l = double(l);
         y = step(rk, &y, &m, l);
     }
     let n = last.len();
     let p = padded_or_full(last.get_in());
-    let keystream = words_to_block(&y);
+    let keystream = words_to_block(&to_u32s(&y));
     for (o, (i, k)) in last.get_out().iter_mut().zip(p.iter().zip(&keystream)) {
         *o = i ^ k;
     }
     l = last_mask(l, n == 16);
     y = step(rk, &y, &block_to_words(&p), l);
-    words_to_block(&y)
+    words_to_block(&to_u32s(&y))
 }
 
-/// A final block of 1..=16 bytes: as is when full, else padded.
+/// A final block of 0..=16 bytes: as is when full, else padded.
 #[inline(always)]
-fn padded_or_full(x: &[u8]) -> [u8; 16] {
+pub(crate) fn padded_or_full(x: &[u8]) -> [u8; 16] {
     match <&[u8; 16]>::try_from(x) {
         Ok(full) => *full,
         Err(_) => padded(x),
@@ -151,26 +165,27 @@ fn padded_or_full(x: &[u8]) -> [u8; 16] {
 
 /// Decrypts `buffer` (ciphertext in, plaintext out) and checks `tag` in
 /// constant time. On failure the output is zero-filled and `false` returned.
-pub(crate) fn decrypt(
+#[inline(always)]
+pub(crate) fn decrypt_with<W: SingleLane>(
     rk: &RoundKeys,
     nonce: &[u8; 16],
     ad: &[u8],
     mut buffer: InOutBuf<'_, '_, u8>,
     tag: &[u8; 16],
 ) -> bool {
-    let (mut y, mut l) = start(rk, nonce, ad, buffer.is_empty());
+    let (mut y, mut l) = start::<W>(rk, nonce, ad, buffer.is_empty());
     if !buffer.is_empty() {
         let body_blocks = (buffer.len() - 1) / 16;
         let (body, mut last) = buffer.reborrow().split_at(16 * body_blocks);
         let (blocks, _) = body.into_chunks::<aead::consts::U16>();
         for mut blk in blocks {
-            let m = xor4(&y, &block_to_words(blk.get_in().as_ref()));
+            let m = xor4(&to_u32s(&y), &block_to_words(blk.get_in().as_ref()));
             *blk.get_out() = words_to_block(&m).into();
             l = double(l);
             y = step(rk, &y, &m, l);
         }
         let n = last.len();
-        let keystream = words_to_block(&y);
+        let keystream = words_to_block(&to_u32s(&y));
         let mut m = [0u8; 16];
         for (o, (c, k)) in m.iter_mut().zip(last.get_in().iter().zip(&keystream)) {
             *o = c ^ k;
@@ -180,9 +195,30 @@ pub(crate) fn decrypt(
         l = last_mask(l, n == 16);
         y = step(rk, &y, &block_to_words(&p), l);
     }
-    let ok: bool = words_to_block(&y).ct_eq(tag).into();
+    let ok: bool = words_to_block(&to_u32s(&y)).ct_eq(tag).into();
     if !ok {
         buffer.get_out().fill(0);
     }
     ok
+}
+
+/// Portable single-message encryption.
+pub(crate) fn encrypt(
+    rk: &RoundKeys,
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buffer: InOutBuf<'_, '_, u8>,
+) -> [u8; 16] {
+    encrypt_with::<u32>(rk, nonce, ad, buffer)
+}
+
+/// Portable single-message decryption (see [`decrypt_with`]).
+pub(crate) fn decrypt(
+    rk: &RoundKeys,
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buffer: InOutBuf<'_, '_, u8>,
+    tag: &[u8; 16],
+) -> bool {
+    decrypt_with::<u32>(rk, nonce, ad, buffer, tag)
 }

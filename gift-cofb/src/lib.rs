@@ -129,7 +129,14 @@ impl AeadInOut for GiftCofb {
         associated_data: &[u8],
         buffer: InOutBuf<'_, '_, u8>,
     ) -> aead::Result<Tag<Self>> {
-        Ok(cofb::encrypt(&self.keys, nonce.as_ref(), associated_data, buffer).into())
+        let tag = backends::encrypt_single(
+            self.backend,
+            &self.keys,
+            nonce.as_ref(),
+            associated_data,
+            buffer,
+        );
+        Ok(tag.into())
     }
 
     fn decrypt_inout_detached(
@@ -139,7 +146,8 @@ impl AeadInOut for GiftCofb {
         buffer: InOutBuf<'_, '_, u8>,
         tag: &Tag<Self>,
     ) -> aead::Result<()> {
-        if cofb::decrypt(
+        if backends::decrypt_single(
+            self.backend,
             &self.keys,
             nonce.as_ref(),
             associated_data,

@@ -108,6 +108,25 @@ pub(crate) trait Words: Copy {
     }
 }
 
+/// A [`Words`] type with a single lane, usable for one message at a time.
+pub(crate) trait SingleLane: Words {
+    /// The value with `x` in its lane.
+    fn from_u32(x: u32) -> Self;
+    /// The value of its lane.
+    fn to_u32(self) -> u32;
+}
+
+impl SingleLane for u32 {
+    #[inline(always)]
+    fn from_u32(x: u32) -> Self {
+        x
+    }
+    #[inline(always)]
+    fn to_u32(self) -> u32 {
+        self
+    }
+}
+
 impl Words for u32 {
     const LANES: usize = 1;
     const LATENCY_BOUND: bool = true;

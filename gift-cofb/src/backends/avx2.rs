@@ -68,7 +68,7 @@ impl Words for Ymm {
     }
     #[inline(always)]
     fn rotl<const N: u32>(self) -> Self {
-        if N % 8 == 0 {
+        if N.is_multiple_of(8) {
             // Byte-granular rotations are one shuffle.
             let r = (N / 8) as i8;
             let idx: [i8; 16] = core::array::from_fn(|i| {
@@ -137,7 +137,12 @@ impl Words for Ymm {
 #[inline(always)]
 fn bswap_mask() -> __m256i {
     // SAFETY: AVX is available wherever this inlines (the AVX2 entry point).
-    unsafe { _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12) }
+    unsafe {
+        _mm256_setr_epi8(
+            3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10,
+            9, 8, 15, 14, 13, 12,
+        )
+    }
 }
 
 /// 4×4 transpose of 32-bit words inside each 128-bit half (an involution).

@@ -1,4 +1,7 @@
-//! AVX-512 backend: sixteen messages, one per 32-bit lane of a `zmm` register.
+//! AVX-512 backend: sixteen messages, one per 32-bit lane of a `zmm` register,
+//! and a single-message path that keeps the four state words in `xmm`
+//! registers to use `vpternlogd` and `vprold` (AVX-512VL): fewer dependent
+//! operations per round than general-purpose registers allow.
 #![allow(unsafe_code)]
 
 #[cfg(target_arch = "x86")]
@@ -6,9 +9,12 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
+use aead::inout::InOutBuf;
+
 use crate::batch::{self, BatchItem, Direction};
+use crate::cofb;
 use crate::gift128::RoundKeys;
-use crate::words::Words;
+use crate::words::{SingleLane, Words};
 
 /// Sixteen 32-bit lanes. Only ever created inside [`run`], which is compiled
 /// with AVX-512F and only called after AVX-512F was detected.
@@ -165,14 +171,14 @@ fn transpose4(r: [__m512i; 4]) -> [__m512i; 4] {
 }
 
 /// Encrypts or decrypts `items`, sixteen at a time.
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,avx512vl")]
 fn run(rk: &RoundKeys, items: &mut [BatchItem<'_>], dir: Direction) {
     for chunk in items.chunks_mut(Zmm::LANES) {
         batch::run::<Zmm>(rk, chunk, dir);
     }
 }
 
-/// Entry point for the dispatcher: runs [`run`] after confirming AVX-512F support
+/// Entry point for the dispatcher: runs [`run`] after confirming AVX-512F/VL support
 /// (cached by `cpufeatures`); without it, falls back to the portable path.
 pub(super) fn run_detected(rk: &RoundKeys, items: &mut [BatchItem<'_>], dir: Direction) {
     if super::cpuid_avx512::get() {
@@ -180,5 +186,174 @@ pub(super) fn run_detected(rk: &RoundKeys, items: &mut [BatchItem<'_>], dir: Dir
         unsafe { run(rk, items, dir) }
     } else {
         batch::run_portable(rk, items, dir);
+    }
+}
+
+/// One 32-bit word in lane 0 of an `xmm` register (the other lanes are
+/// don't-care). Only ever created inside [`encrypt_single`] and
+/// [`decrypt_single`], which are compiled with AVX-512F and AVX-512VL and
+/// only called after both were detected.
+#[derive(Clone, Copy)]
+struct Xmm(__m128i);
+
+/// Shift count operand for the `sll`/`srl` forms (the immediate forms take an
+/// `i32` const that our `u32` const generic cannot provide); LLVM turns a
+/// constant count back into the immediate instruction.
+#[inline(always)]
+fn count(n: u32) -> __m128i {
+    // SAFETY: SSE2 is available on every CPU with AVX-512.
+    unsafe { _mm_cvtsi32_si128(n as i32) }
+}
+
+// SAFETY (for every `unsafe` block in this impl): `Xmm` values exist only
+// inside `encrypt_single` / `decrypt_single`, which are
+// `#[target_feature(enable = "avx512f,avx512vl")]` and are called only after
+// runtime detection of both, so the intrinsics are supported. `load` and
+// `store` touch only element 0 of a `[u32; 16]`.
+impl Words for Xmm {
+    const LANES: usize = 1;
+    const LATENCY_BOUND: bool = true;
+
+    #[inline(always)]
+    fn splat(x: u32) -> Self {
+        // SAFETY: see the impl comment.
+        Xmm(unsafe { _mm_set1_epi32(x as i32) })
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: see the impl comment.
+        Xmm(unsafe { _mm_xor_si128(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        // SAFETY: see the impl comment.
+        Xmm(unsafe { _mm_and_si128(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        // SAFETY: see the impl comment.
+        Xmm(unsafe { _mm_or_si128(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn not(self) -> Self {
+        // SAFETY: see the impl comment.
+        Xmm(unsafe { _mm_ternarylogic_epi32::<0x55>(self.0, self.0, self.0) })
+    }
+    #[inline(always)]
+    fn shl<const N: u32>(self) -> Self {
+        // SAFETY: see the impl comment.
+        Xmm(unsafe { _mm_sll_epi32(self.0, count(N)) })
+    }
+    #[inline(always)]
+    fn shr<const N: u32>(self) -> Self {
+        // SAFETY: see the impl comment.
+        Xmm(unsafe { _mm_srl_epi32(self.0, count(N)) })
+    }
+    #[inline(always)]
+    fn rotl<const N: u32>(self) -> Self {
+        // A constant rotate count compiles to `vprold`.
+        // SAFETY: see the impl comment.
+        Xmm(unsafe { _mm_rolv_epi32(self.0, _mm_set1_epi32(N as i32)) })
+    }
+    #[inline(always)]
+    fn sign_mask(self) -> Self {
+        // SAFETY: see the impl comment.
+        Xmm(unsafe { _mm_srai_epi32::<31>(self.0) })
+    }
+    #[inline(always)]
+    fn load(src: &[u32; 16]) -> Self {
+        Self::from_u32(src[0])
+    }
+    #[inline(always)]
+    fn store(self, dst: &mut [u32; 16]) {
+        dst[0] = self.to_u32();
+    }
+
+    #[inline(always)]
+    fn move2<const R: u32, const L: u32>(self, mr: u32, ml: u32) -> Self {
+        debug_assert_eq!(mr, !(ml << L));
+        let (a, b) = (self.shr::<R>(), self.shl::<L>());
+        // SAFETY: see the impl comment.
+        Xmm(unsafe { _mm_ternarylogic_epi32::<0xca>(Self::splat(mr).0, a.0, b.0) })
+    }
+
+    #[inline(always)]
+    fn swapmove<const N: u32>(self, m: u32) -> Self {
+        // SAFETY: see the impl comment.
+        unsafe {
+            let t = _mm_ternarylogic_epi32::<0x28>(self.shr::<N>().0, self.0, Self::splat(m).0);
+            Xmm(_mm_ternarylogic_epi32::<0x96>(
+                self.0,
+                t,
+                Xmm(t).shl::<N>().0,
+            ))
+        }
+    }
+}
+
+impl SingleLane for Xmm {
+    #[inline(always)]
+    fn from_u32(x: u32) -> Self {
+        // SAFETY: see the `Words` impl comment.
+        Xmm(unsafe { _mm_cvtsi32_si128(x as i32) })
+    }
+    #[inline(always)]
+    fn to_u32(self) -> u32 {
+        // SAFETY: see the `Words` impl comment.
+        unsafe { _mm_cvtsi128_si32(self.0) as u32 }
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512vl")]
+fn encrypt_single(
+    rk: &RoundKeys,
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buffer: InOutBuf<'_, '_, u8>,
+) -> [u8; 16] {
+    cofb::encrypt_with::<Xmm>(rk, nonce, ad, buffer)
+}
+
+#[target_feature(enable = "avx512f,avx512vl")]
+fn decrypt_single(
+    rk: &RoundKeys,
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buffer: InOutBuf<'_, '_, u8>,
+    tag: &[u8; 16],
+) -> bool {
+    cofb::decrypt_with::<Xmm>(rk, nonce, ad, buffer, tag)
+}
+
+/// Single-message encryption for the dispatcher (portable fallback if the
+/// CPU lacks AVX-512F/VL).
+pub(super) fn encrypt_single_detected(
+    rk: &RoundKeys,
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buffer: InOutBuf<'_, '_, u8>,
+) -> [u8; 16] {
+    if super::cpuid_avx512::get() {
+        // SAFETY: the CPU supports AVX-512F and AVX-512VL (detected just above).
+        unsafe { encrypt_single(rk, nonce, ad, buffer) }
+    } else {
+        cofb::encrypt(rk, nonce, ad, buffer)
+    }
+}
+
+/// Single-message decryption for the dispatcher (portable fallback if the
+/// CPU lacks AVX-512F/VL).
+pub(super) fn decrypt_single_detected(
+    rk: &RoundKeys,
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buffer: InOutBuf<'_, '_, u8>,
+    tag: &[u8; 16],
+) -> bool {
+    if super::cpuid_avx512::get() {
+        // SAFETY: the CPU supports AVX-512F and AVX-512VL (detected just above).
+        unsafe { decrypt_single(rk, nonce, ad, buffer, tag) }
+    } else {
+        cofb::decrypt(rk, nonce, ad, buffer, tag)
     }
 }

@@ -8,8 +8,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use aead::{AeadInOut, KeyInit};
-use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use gift_cofb::{Backend, BatchItem, GiftCofb};
 
 const SIZES: [usize; 5] = [64, 256, 1024, 8 * 1024, 64 * 1024];
@@ -70,7 +70,12 @@ fn single(c: &mut Criterion) {
             b.iter(|| {
                 buf.copy_from_slice(&cct);
                 chacha
-                    .decrypt_inout_detached(&chacha_nonce, b"", black_box(&mut buf[..]).into(), &ctag)
+                    .decrypt_inout_detached(
+                        &chacha_nonce,
+                        b"",
+                        black_box(&mut buf[..]).into(),
+                        &ctag,
+                    )
                     .unwrap()
             })
         });

@@ -33,13 +33,24 @@ fn parse(mut data: &[u8]) -> Option<([u8; 16], Vec<Msg>)> {
         let ad = pt[..ad_len.min(pt.len())].to_vec();
         let mut nonce = [nonce_byte; 16];
         nonce[0] = msgs.len() as u8;
-        msgs.push(Msg { nonce: nonce.into(), ad, pt, tamper });
+        msgs.push(Msg {
+            nonce: nonce.into(),
+            ad,
+            pt,
+            tamper,
+        });
     }
-    if msgs.is_empty() { None } else { Some((key, msgs)) }
+    if msgs.is_empty() {
+        None
+    } else {
+        Some((key, msgs))
+    }
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((key, msgs)) = parse(data) else { return };
+    let Some((key, msgs)) = parse(data) else {
+        return;
+    };
     let reference = GiftCofb::with_backend(&key.into(), Backend::Portable).unwrap();
     let expected: Vec<(Vec<u8>, Tag<GiftCofb>)> = msgs
         .iter()
@@ -95,12 +106,19 @@ fuzz_target!(|data: &[u8]| {
         let res = cipher.decrypt_batch(&mut items);
         assert_eq!(res.is_ok(), bad.is_empty(), "{backend}");
         for (i, it) in items.iter().enumerate() {
-            assert_eq!(it.is_verified(), !bad.contains(&i), "{backend}: message {i}");
+            assert_eq!(
+                it.is_verified(),
+                !bad.contains(&i),
+                "{backend}: message {i}"
+            );
         }
         drop(items);
         for (i, (b, m)) in bufs.iter().zip(&msgs).enumerate() {
             if bad.contains(&i) {
-                assert!(b.iter().all(|&x| x == 0), "{backend}: failed message not zeroed");
+                assert!(
+                    b.iter().all(|&x| x == 0),
+                    "{backend}: failed message not zeroed"
+                );
             } else {
                 assert_eq!(b, &m.pt, "{backend}: wrong plaintext");
             }

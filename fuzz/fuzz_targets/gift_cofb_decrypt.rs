@@ -25,7 +25,17 @@ fuzz_target!(|data: &[u8]| {
         let cipher = GiftCofb::with_backend(&key.into(), backend).unwrap();
 
         // Vec API: must reject (too short, or a wrong tag).
-        assert!(cipher.decrypt(&nonce, Payload { msg: ct_and_tag, aad: ad }).is_err());
+        assert!(
+            cipher
+                .decrypt(
+                    &nonce,
+                    Payload {
+                        msg: ct_and_tag,
+                        aad: ad
+                    }
+                )
+                .is_err()
+        );
 
         if ct_and_tag.len() < 16 {
             continue;
@@ -35,7 +45,11 @@ fuzz_target!(|data: &[u8]| {
 
         // In-place detached API: rejects and zero-fills.
         let mut buf = ct.to_vec();
-        assert!(cipher.decrypt_inout_detached(&nonce, ad, (&mut buf[..]).into(), &tag).is_err());
+        assert!(
+            cipher
+                .decrypt_inout_detached(&nonce, ad, (&mut buf[..]).into(), &tag)
+                .is_err()
+        );
         assert!(buf.iter().all(|&b| b == 0));
 
         // Batch API: the same message twice plus a valid one; only the valid

@@ -16,12 +16,18 @@ use crate::GiftCofb;
 use crate::gift128::RoundKeys;
 
 #[cfg(any(
-    all(any(target_arch = "x86_64", target_arch = "x86"), target_feature = "sse2"),
+    all(
+        any(target_arch = "x86_64", target_arch = "x86"),
+        target_feature = "sse2"
+    ),
     all(target_arch = "aarch64", target_feature = "neon"),
 ))]
 mod driver;
 #[cfg(any(
-    all(any(target_arch = "x86_64", target_arch = "x86"), target_feature = "sse2"),
+    all(
+        any(target_arch = "x86_64", target_arch = "x86"),
+        target_feature = "sse2"
+    ),
     all(target_arch = "aarch64", target_feature = "neon"),
 ))]
 pub(crate) use driver::run;

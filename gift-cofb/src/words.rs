@@ -20,7 +20,10 @@
 /// the SIMD batch driver, which targets without a SIMD backend do not build.
 #[cfg_attr(
     not(any(
-        all(any(target_arch = "x86_64", target_arch = "x86"), target_feature = "sse2"),
+        all(
+            any(target_arch = "x86_64", target_arch = "x86"),
+            target_feature = "sse2"
+        ),
         all(target_arch = "aarch64", target_feature = "neon"),
     )),
     allow(dead_code)

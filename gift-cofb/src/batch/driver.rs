@@ -290,4 +290,3 @@ pub(crate) fn run<W: Words>(rk: &RoundKeys, items: &mut [BatchItem<'_>], dir: Di
         store_state(&y, &mut stage);
     }
 }
-

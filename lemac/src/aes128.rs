@@ -22,71 +22,43 @@ pub(crate) type Block = [u8; 16];
 /// Round constants of the AES-128 key schedule.
 const RCON: [u8; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
 
-/// Multiplication by `x` in GF(2^8) of each byte of a packed word.
+/// Multiplication by `x` in GF(2^8) of every byte (branch-free: the reduction mask comes from
+/// an arithmetic shift of the top bit).
 #[inline(always)]
-fn xtime(w: u32) -> u32 {
-    // Reduction by x^8 + x^4 + x^3 + x + 1: add 0x1b = bits 0, 1, 3, 4 where the top bit was
-    // set (shifts instead of a multiply: no carries, and no slow vector multiply).
-    let hi = (w >> 7) & 0x0101_0101;
-    ((w & 0x7f7f_7f7f) << 1) ^ hi ^ (hi << 1) ^ (hi << 3) ^ (hi << 4)
+fn xtime(a: &Block) -> Block {
+    let mut o = [0u8; 16];
+    for i in 0..16 {
+        let top = ((a[i] as i8) >> 7) as u8;
+        o[i] = (a[i] << 1) ^ (top & 0x1b);
+    }
+    o
 }
 
-/// MixColumns of one column (byte `i` of the little-endian word = row `i`).
+/// Byte `i` of each column replaced by byte `i + k` of the same column.
 #[inline(always)]
-fn mix_column(a: u32) -> u32 {
-    // b_i = 2 a_i ^ 3 a_{i+1} ^ a_{i+2} ^ a_{i+3}
-    let a1 = a.rotate_right(8);
-    xtime(a ^ a1) ^ a1 ^ a.rotate_right(16) ^ a.rotate_right(24)
+fn rot(a: &Block, k: usize) -> Block {
+    let mut o = [0u8; 16];
+    for i in 0..16 {
+        o[i] = a[(i & !3) | ((i + k) & 3)];
+    }
+    o
 }
 
-/// InvMixColumns of one column: MixColumns after the `(5, 0, 4, 0)` circulant
+/// AES MixColumns of a block: `b_i = 2 a_i ^ 3 a_{i+1} ^ a_{i+2} ^ a_{i+3}` per column.
+#[inline(always)]
+pub(crate) fn mix_columns(a: &Block) -> Block {
+    let a1 = rot(a, 1);
+    let x = xtime(&xor_block(a, &a1));
+    let r = xor_block(&rot(a, 2), &rot(a, 3));
+    xor_block(&xor_block(&x, &a1), &r)
+}
+
+/// AES InvMixColumns of a block: MixColumns after the `(5, 0, 4, 0)` circulant
 /// (Daemen–Rijmen, *The Design of Rijndael*, §4.1.3).
 #[inline(always)]
-fn inv_mix_column(a: u32) -> u32 {
-    let t = a ^ a.rotate_right(16);
-    mix_column(a ^ xtime(xtime(t)))
-}
-
-#[inline(always)]
-fn columns(b: &Block) -> [u32; 4] {
-    let mut w = [0u32; 4];
-    for (c, w) in w.iter_mut().enumerate() {
-        *w = u32::from_le_bytes([b[4 * c], b[4 * c + 1], b[4 * c + 2], b[4 * c + 3]]);
-    }
-    w
-}
-
-#[inline(always)]
-fn from_columns(w: [u32; 4]) -> Block {
-    let mut b = [0u8; 16];
-    for c in 0..4 {
-        b[4 * c..4 * c + 4].copy_from_slice(&w[c].to_le_bytes());
-    }
-    b
-}
-
-/// AES MixColumns of a block.
-#[inline(always)]
-pub(crate) fn mix_columns(b: &Block) -> Block {
-    let w = columns(b);
-    from_columns([
-        mix_column(w[0]),
-        mix_column(w[1]),
-        mix_column(w[2]),
-        mix_column(w[3]),
-    ])
-}
-
-/// AES InvMixColumns of a block.
-#[inline(always)]
-pub(crate) fn inv_mix_columns(b: &Block) -> Block {
-    let w = columns(b);
-    from_columns([
-        inv_mix_column(w[0]),
-        inv_mix_column(w[1]),
-        inv_mix_column(w[2]),
-        inv_mix_column(w[3]),
-    ])
+pub(crate) fn inv_mix_columns(a: &Block) -> Block {
+    let t = xor_block(a, &rot(a, 2));
+    mix_columns(&xor_block(a, &xtime(&xtime(&t))))
 }
 
 /// XOR of two blocks.

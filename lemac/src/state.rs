@@ -28,6 +28,9 @@ pub(crate) const fn chunk_len(d: usize) -> usize {
 pub(crate) struct KeyMaterial<const D: usize> {
     /// Initial state `S0..S8`, per lane.
     pub(crate) init: [Word<D>; 9],
+    /// `AESL(S0..S7)` of the initial state (the first round of a one-shot call then needs only
+    /// XORs).
+    pub(crate) init_aesl: [Word<D>; 8],
     /// Finalization subkeys `SK_0..SK_17`, per lane.
     pub(crate) sk: [Word<D>; 18],
     /// Schedule of `k2` (last key in MixColumns form).
@@ -42,6 +45,7 @@ impl<const D: usize> KeyMaterial<D> {
     pub(crate) const fn zeroed() -> Self {
         KeyMaterial {
             init: [[[0; 16]; D]; 9],
+            init_aesl: [[[0; 16]; D]; 8],
             sk: [[[0; 16]; D]; 18],
             k2: [[0; 16]; 11],
             k3: [[0; 16]; 11],
@@ -89,21 +93,6 @@ pub(crate) struct Regs<L> {
 
 impl<L: Lanes> Regs<L> {
     #[inline(always)]
-    fn fresh<const D: usize>(init: &[Word<D>; 9]) -> Self {
-        let mut s = [L::zero(); 9];
-        for (s, w) in s.iter_mut().zip(init) {
-            *s = load_word(w);
-        }
-        Regs {
-            s,
-            rr: L::zero(),
-            r0: L::zero(),
-            r1: L::zero(),
-            r2: L::zero(),
-        }
-    }
-
-    #[inline(always)]
     fn load<const D: usize>(st: &StateBytes<D>) -> Self {
         let mut s = [L::zero(); 9];
         for (s, w) in s.iter_mut().zip(st) {
@@ -127,6 +116,40 @@ impl<L: Lanes> Regs<L> {
         store_word(self.r0, &mut st[10]);
         store_word(self.r1, &mut st[11]);
         store_word(self.r2, &mut st[12]);
+    }
+
+    /// The first round from the key's initial state (`R = 0`), with `AESL(S_k)` precomputed:
+    /// the same result as `fresh` + `round`, in one XOR per word.
+    #[inline(always)]
+    fn first_round<const D: usize>(key: &KeyMaterial<D>, c: &[u8]) -> Self {
+        let w = L::BYTES;
+        let (m0, m1, m2, m3) = (
+            L::load(&c[..w]),
+            L::load(&c[w..2 * w]),
+            L::load(&c[2 * w..3 * w]),
+            L::load(&c[3 * w..4 * w]),
+        );
+        let mut a = [L::zero(); 8];
+        for (a, w) in a.iter_mut().zip(&key.init_aesl) {
+            *a = load_word(w);
+        }
+        Regs {
+            s: [
+                load_word::<L, D>(&key.init[0]).xor3(load_word(&key.init[8]), m2),
+                a[0].xor(m3),
+                a[1].xor(m3),
+                a[2],
+                a[3].xor(m0),
+                a[4].xor(m0),
+                a[5].xor(m1),
+                a[6].xor(m1),
+                a[7].xor(m3),
+            ],
+            rr: m2,
+            r0: m1,
+            r1: L::zero(),
+            r2: L::zero(),
+        }
     }
 
     /// One LeMac round (all right-hand sides read the old values).
@@ -188,6 +211,12 @@ impl<L: Lanes> Regs<L> {
     #[inline(always)]
     fn finish<const D: usize>(mut self, last: &[u8], sk: &[Word<D>; 18], extra: L) -> L {
         self.round_chunk(last);
+        self.finish_blank(sk, extra)
+    }
+
+    /// [`finish`](Self::finish) after the padded chunk was absorbed.
+    #[inline(always)]
+    fn finish_blank<const D: usize>(mut self, sk: &[Word<D>; 18], extra: L) -> L {
         let z = L::zero();
         for _ in 0..3 {
             self.round(z, z, z, z);
@@ -281,11 +310,35 @@ impl<const D: usize> LaneOp for AbsorbOp<'_, D> {
 }
 
 /// The last chunk of a message, `tail || 01 || 00…` (`tail` shorter than a chunk).
+#[inline(always)]
 pub(crate) fn pad<const D: usize>(tail: &[u8]) -> [[u8; 64]; D] {
     let mut p = [[0u8; 64]; D];
     let flat = p.as_flattened_mut();
-    flat[..tail.len()].copy_from_slice(tail);
-    flat[tail.len()] = 0x01;
+    let n = tail.len();
+    assert!(n < flat.len());
+    // Fixed-size pieces (inline moves) rather than one variable-length `memcpy` call: this is
+    // on the path of every short message.
+    let mut at = 0;
+    macro_rules! piece {
+        ($size:expr) => {
+            if n & $size != 0 {
+                let src: &[u8; $size] = tail[at..at + $size].try_into().unwrap();
+                let dst: &mut [u8; $size] = (&mut flat[at..at + $size]).try_into().unwrap();
+                *dst = *src;
+                at += $size;
+            }
+        };
+    }
+    piece!(128);
+    piece!(64);
+    piece!(32);
+    piece!(16);
+    piece!(8);
+    piece!(4);
+    piece!(2);
+    piece!(1);
+    debug_assert_eq!(at, n);
+    flat[n] = 0x01;
     p
 }
 
@@ -318,12 +371,25 @@ impl<const D: usize> LaneOp for FinishOp<'_, D> {
             }
             Output::Hash => L::zero(),
         };
-        let mut r = match self.state {
-            Some(st) => Regs::<L>::load(st),
-            None => Regs::<L>::fresh(&key.init),
+        let chunk = 4 * L::BYTES;
+        let last = self.last.as_flattened();
+        let h = match self.state {
+            Some(st) => {
+                let mut r = Regs::<L>::load(st);
+                r.absorb(self.body);
+                r.finish(last, &key.sk, extra)
+            }
+            None if self.body.is_empty() => {
+                // The padded chunk is the only one: it is the first round.
+                Regs::<L>::first_round(key, last).finish_blank(&key.sk, extra)
+            }
+            None => {
+                let (first, rest) = self.body.split_at(chunk);
+                let mut r = Regs::<L>::first_round(key, first);
+                r.absorb(rest);
+                r.finish(last, &key.sk, extra)
+            }
         };
-        r.absorb(self.body);
-        let h = r.finish(self.last.as_flattened(), &key.sk, extra);
         match self.output {
             Output::Hash => h.fold_xor(),
             Output::Tag(_) => {
@@ -409,6 +475,9 @@ impl<const D: usize> LaneOp for KeySetupOp<'_, D> {
             } else {
                 out.sk[i - 9] = w;
             }
+        }
+        for i in 0..8 {
+            store_word(load_word::<L, D>(&out.init[i]).aesl(), &mut out.init_aesl[i]);
         }
         let k2 = aes128::inv_mix_columns(&x[27].lane(0));
         let k3 = aes128::inv_mix_columns(&x[28].lane(0));

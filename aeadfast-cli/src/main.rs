@@ -22,18 +22,38 @@ enum Command {
     ///
     /// Example: `aeadfast info`
     Info(cmd::info::Args),
+    /// Create a random raw key file (mode 0600, never overwrites).
+    ///
+    /// Example: `aeadfast keygen -o secret.key`
+    Keygen(cmd::keygen::Args),
+    /// Encrypt a file (native chunked format, or libhiae's with --format hiae).
+    ///
+    /// Example: `aeadfast encrypt -k secret.key -i data -o data.af`
+    Encrypt(cmd::crypt::EncryptArgs),
+    /// Decrypt and verify a file; nothing unverified is released.
+    ///
+    /// Example: `aeadfast decrypt -k secret.key -i data.af -o data`
+    Decrypt(cmd::crypt::DecryptArgs),
+    /// LeMac checksums, compatible with lemacsum (`sum -c` checks them).
+    ///
+    /// Example: `aeadfast sum *.iso > SUMS; aeadfast sum -c SUMS`
+    Sum(cmd::sum::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Info(args) => cmd::info::run(&args),
+        Command::Keygen(args) => cmd::keygen::run(&args),
+        Command::Encrypt(args) => cmd::crypt::encrypt(&args),
+        Command::Decrypt(args) => cmd::crypt::decrypt(&args),
+        Command::Sum(args) => cmd::sum::run(&args),
     };
     match result {
         Ok(code) => code,
         Err(e) => {
             eprintln!("aeadfast: {e:#}");
-            ExitCode::from(2)
+            ExitCode::from(cmd::exit_status(&e))
         }
     }
 }

@@ -58,6 +58,19 @@ mod tests {
     }
 
     #[test]
+    fn key_derivation_check_values() {
+        // Spec §2 check values (pauldreik/lemac tests.cpp) for the FIPS-197 key, every backend.
+        let key = hex_literal::hex!("2b7e151628aed2a6abf7158809cf4f3c");
+        for b in crate::Backend::available() {
+            let k = crate::LeMacKey::new_with_backend(&key, b).unwrap();
+            assert_eq!(k.m.init[0][0], hex_literal::hex!("7df76b0c1ab899b33e42f047b91b546f"));
+            assert_eq!(k.m.sk[0][0], hex_literal::hex!("d3f3216ed0cac29f0f23066109064795"));
+            assert_eq!(k.m.k2[0], hex_literal::hex!("65cce56bc727a71ac624826d3ebb98b5"));
+            assert_eq!(k.m.k3[0], hex_literal::hex!("4b665e0bba677ecc604e85fc453ecaf2"));
+        }
+    }
+
+    #[test]
     fn aes128_fips197() {
         let key = hex_literal::hex!("000102030405060708090a0b0c0d0e0f");
         let pt = hex_literal::hex!("00112233445566778899aabbccddeeff");

@@ -205,11 +205,11 @@ impl Drop for RoundKeys {
 /// the first and last word (fixslicing swaps their roles instead), followed
 /// by the round-key words `kb` and `kc` added to `b` and `c`.
 ///
-/// Two equivalent formulations: the textbook sequence (11 operations, what
-/// throughput-bound SIMD lanes want) and a re-associated one for the
-/// latency-bound single-message path (more operations, but every output is
-/// at most 6 dependent operations after the inputs instead of 10, and the
-/// key words are added off the critical path).
+/// Two equivalent formulations, chosen by [`Words::LATENCY_BOUND`]: the
+/// textbook sequence (11 operations, for throughput-bound lanes) and a
+/// re-associated one for latency-bound code (more operations, but every
+/// output is at most 6 dependent operations after the inputs instead of 10,
+/// and the key words are added off the critical path).
 #[inline(always)]
 fn sbox<V: Words>(a: &mut V, b: &mut V, c: &mut V, d: &mut V, kb: u32, kc: u32) {
     if V::LATENCY_BOUND {

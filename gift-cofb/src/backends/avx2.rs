@@ -31,6 +31,7 @@ fn count(n: u32) -> __m128i {
 // Loads and stores read/write 32 bytes inside a `[u32; 16]` (64 bytes).
 impl Words for Ymm {
     const LANES: usize = 8;
+    const LATENCY_BOUND: bool = true;
 
     #[inline(always)]
     fn splat(x: u32) -> Self {
@@ -106,14 +107,24 @@ impl Words for Ymm {
         // 16 bytes inside the 256-byte array.
         unsafe {
             let p = blocks.as_ptr().cast::<__m128i>();
-            let r: [__m256i; 4] = core::array::from_fn(|j| {
-                let lo = _mm_loadu_si128(p.add(j));
-                let hi = _mm_loadu_si128(p.add(j + 4));
-                _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(lo), hi)
-            });
-            let w = transpose4(r);
+            // (No closures here: they would not inherit the entry point's
+            // target features.)
+            macro_rules! pair {
+                ($j:expr) => {
+                    _mm256_inserti128_si256::<1>(
+                        _mm256_castsi128_si256(_mm_loadu_si128(p.add($j))),
+                        _mm_loadu_si128(p.add($j + 4)),
+                    )
+                };
+            }
+            let [w0, w1, w2, w3] = transpose4([pair!(0), pair!(1), pair!(2), pair!(3)]);
             let bswap = bswap_mask();
-            w.map(|x| Ymm(_mm256_shuffle_epi8(x, bswap)))
+            [
+                Ymm(_mm256_shuffle_epi8(w0, bswap)),
+                Ymm(_mm256_shuffle_epi8(w1, bswap)),
+                Ymm(_mm256_shuffle_epi8(w2, bswap)),
+                Ymm(_mm256_shuffle_epi8(w3, bswap)),
+            ]
         }
     }
 
@@ -123,7 +134,12 @@ impl Words for Ymm {
         // 16 bytes inside the 256-byte array.
         unsafe {
             let bswap = bswap_mask();
-            let r = transpose4(s.map(|x| _mm256_shuffle_epi8(x.0, bswap)));
+            let r = transpose4([
+                _mm256_shuffle_epi8(s[0].0, bswap),
+                _mm256_shuffle_epi8(s[1].0, bswap),
+                _mm256_shuffle_epi8(s[2].0, bswap),
+                _mm256_shuffle_epi8(s[3].0, bswap),
+            ]);
             let p = blocks.as_mut_ptr().cast::<__m128i>();
             for (j, x) in r.iter().enumerate() {
                 _mm_storeu_si128(p.add(j), _mm256_castsi256_si128(*x));
@@ -135,7 +151,7 @@ impl Words for Ymm {
 
 /// Byte shuffle that reverses the bytes of every 32-bit word.
 #[inline(always)]
-fn bswap_mask() -> __m256i {
+pub(super) fn bswap_mask() -> __m256i {
     // SAFETY: AVX is available wherever this inlines (the AVX2 entry point).
     unsafe {
         _mm256_setr_epi8(
@@ -147,7 +163,7 @@ fn bswap_mask() -> __m256i {
 
 /// 4×4 transpose of 32-bit words inside each 128-bit half (an involution).
 #[inline(always)]
-fn transpose4(r: [__m256i; 4]) -> [__m256i; 4] {
+pub(super) fn transpose4(r: [__m256i; 4]) -> [__m256i; 4] {
     // SAFETY: AVX2 is available wherever this inlines (the AVX2 entry point).
     unsafe {
         let t0 = _mm256_unpacklo_epi32(r[0], r[1]);

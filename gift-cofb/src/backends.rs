@@ -43,9 +43,10 @@ cpufeatures::new!(cpuid_avx512, "avx512f", "avx512vl");
 /// All backends compute exactly the same results; they differ only in speed.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Backend {
-    /// AVX-512F + AVX-512VL: 16 messages, one per 32-bit lane of `zmm`
-    /// registers; single messages keep the state in `xmm` registers to use
-    /// `vpternlogd` and `vprold`.
+    /// AVX-512F + AVX-512VL: 16 messages per batch step, one per 32-bit
+    /// lane, as two independent groups of 8 in `ymm` registers with
+    /// `vpternlogd`/`vprold`; single messages keep the state in `xmm`
+    /// registers with the same instructions.
     Avx512,
     /// AVX2: 8 messages, one per 32-bit lane of `ymm` registers.
     Avx2,

@@ -15,7 +15,7 @@ fn help(args: &[&str]) -> String {
 #[test]
 fn every_subcommand_has_help_with_an_example() {
     let top = help(&["--help"]);
-    for sub in ["info"] {
+    for sub in ["info", "keygen", "encrypt", "decrypt", "sum"] {
         assert!(top.contains(sub), "{sub} missing from --help:\n{top}");
         let text = help(&[sub, "--help"]);
         assert!(text.contains("Example"), "`{sub} --help` has no example:\n{text}");

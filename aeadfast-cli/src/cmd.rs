@@ -1,9 +1,9 @@
 //! One module per subcommand.
 
-pub mod info;
 pub mod crypt;
 pub mod files;
 pub mod hiae_file;
+pub mod info;
 pub mod keygen;
 mod mapped;
 pub mod sum;
@@ -13,8 +13,7 @@ pub mod sum;
 pub fn exit_status(e: &anyhow::Error) -> u8 {
     let verification = e.chain().any(|c| {
         c.is::<files::Rejected>()
-            || c
-                .downcast_ref::<aeadfast_cli::format::FormatError>()
+            || c.downcast_ref::<aeadfast_cli::format::FormatError>()
                 .is_some_and(aeadfast_cli::format::FormatError::is_verification)
     });
     if verification { 1 } else { 2 }

@@ -279,7 +279,11 @@ impl Header {
                     return bad("the file is truncated inside its header");
                 }
                 let word = |i: usize| {
-                    u32::from_be_bytes(bytes[BASE_HEADER_LEN + i..BASE_HEADER_LEN + i + 4].try_into().unwrap())
+                    u32::from_be_bytes(
+                        bytes[BASE_HEADER_LEN + i..BASE_HEADER_LEN + i + 4]
+                            .try_into()
+                            .unwrap(),
+                    )
                 };
                 let (m_kib, t, p) = (word(0), word(4), word(8));
                 if !(1..=MAX_ARGON2_T).contains(&t)
@@ -485,6 +489,8 @@ pub fn chunk_nonce(prefix: &[u8; PREFIX_LEN], index: u32, last: bool) -> [u8; 16
 }
 
 /// An AEAD instance of one of the native algorithms.
+// One instance per file: the size difference between variants does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 pub enum ChunkCipher {
     /// HiAE.
@@ -499,7 +505,9 @@ pub enum ChunkCipher {
 
 impl fmt::Debug for ChunkCipher {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("ChunkCipher").field(&self.algorithm()).finish()
+        f.debug_tuple("ChunkCipher")
+            .field(&self.algorithm())
+            .finish()
     }
 }
 
@@ -642,7 +650,12 @@ impl Sealer {
     ///
     /// # Errors
     /// [`FormatError::TooManyChunks`] if `index` does not fit the 32-bit counter.
-    pub fn seal_chunk(&self, index: u64, last: bool, buf: &mut [u8]) -> Result<[u8; 16], FormatError> {
+    pub fn seal_chunk(
+        &self,
+        index: u64,
+        last: bool,
+        buf: &mut [u8],
+    ) -> Result<[u8; 16], FormatError> {
         Ok(self.cipher.seal(&self.nonce(index, last)?, &self.aad, buf))
     }
 
@@ -985,17 +998,36 @@ mod tests {
         let len = encrypted_len(24, five_gib, 18).unwrap();
         assert_eq!(len, 24 + five_gib + 16 * chunks);
         assert_eq!(plaintext_len(24, len, 18).unwrap(), five_gib);
-        assert_eq!(chunk_offset(24, chunks - 1, 18).unwrap(), 24 + (chunks - 1) * (c + 16));
+        assert_eq!(
+            chunk_offset(24, chunks - 1, 18).unwrap(),
+            24 + (chunks - 1) * (c + 16)
+        );
         // Past 2^32 bytes and past 2^32 chunks of 64 bytes.
-        for plain in [0, 1, 63, 64, 65, (1 << 32) + 5, (1u64 << 38) + 64, u64::MAX >> 8] {
+        for plain in [
+            0,
+            1,
+            63,
+            64,
+            65,
+            (1 << 32) + 5,
+            (1u64 << 38) + 64,
+            u64::MAX >> 8,
+        ] {
             for log2 in [6, 18, 22] {
                 let len = encrypted_len(52, plain, log2).unwrap();
-                assert_eq!(plaintext_len(52, len, log2).unwrap(), plain, "{plain} {log2}");
+                assert_eq!(
+                    plaintext_len(52, len, log2).unwrap(),
+                    plain,
+                    "{plain} {log2}"
+                );
                 // A chunk boundary cut, or a cut inside a tag, is not a valid length.
                 let last_at = chunk_offset(52, chunk_count(plain, log2) - 1, log2).unwrap();
                 assert!(plaintext_len(52, last_at, log2).is_err());
                 assert!(plaintext_len(52, last_at + 15, log2).is_err());
-                assert_eq!(plaintext_len(52, last_at + 16, log2).unwrap(), plain >> log2 << log2);
+                assert_eq!(
+                    plaintext_len(52, last_at + 16, log2).unwrap(),
+                    plain >> log2 << log2
+                );
             }
         }
         assert!(encrypted_len(24, u64::MAX, 6).is_none());
@@ -1004,9 +1036,18 @@ mod tests {
         assert_eq!(plaintext_len(24, 24 + c + 32, 18).unwrap(), c);
         assert!(plaintext_len(24, 10, 18).is_err());
         // Counter: chunk 2^32 - 1 is the last usable one.
-        let s = Sealer::new(&header(Algorithm::Hiae, 6), &header(Algorithm::Hiae, 6).to_bytes(), b"", &[1; 32]).unwrap();
+        let s = Sealer::new(
+            &header(Algorithm::Hiae, 6),
+            &header(Algorithm::Hiae, 6).to_bytes(),
+            b"",
+            &[1; 32],
+        )
+        .unwrap();
         assert!(s.seal_chunk(u32::MAX as u64, true, &mut []).is_ok());
-        assert!(matches!(s.seal_chunk(1 << 32, true, &mut []), Err(FormatError::TooManyChunks)));
+        assert!(matches!(
+            s.seal_chunk(1 << 32, true, &mut []),
+            Err(FormatError::TooManyChunks)
+        ));
     }
 
     #[test]
@@ -1025,7 +1066,14 @@ mod tests {
         for (pos, last) in [(0u32, false), (5, true), (u32::MAX, true)] {
             let msg = b"some chunk bytes".to_vec();
             let want = stream
-                .encrypt(pos, last, aead::Payload { msg: &msg, aad: &aad })
+                .encrypt(
+                    pos,
+                    last,
+                    aead::Payload {
+                        msg: &msg,
+                        aad: &aad,
+                    },
+                )
                 .unwrap();
             let mut got = msg.clone();
             let tag = sealer.seal_chunk(pos as u64, last, &mut got).unwrap();
@@ -1040,14 +1088,31 @@ mod tests {
         let b = h.to_bytes();
         assert_eq!(b.len(), BASE_HEADER_LEN);
         assert_eq!(Header::parse(&b).unwrap(), (h.clone(), BASE_HEADER_LEN));
-        h.key_source = KeySource::Argon2id(Argon2Params { m_kib: 64, t: 2, p: 1, salt: [3; 16] });
+        h.key_source = KeySource::Argon2id(Argon2Params {
+            m_kib: 64,
+            t: 2,
+            p: 1,
+            salt: [3; 16],
+        });
         let b = h.to_bytes();
-        assert_eq!(Header::parse(&b).unwrap(), (h.clone(), BASE_HEADER_LEN + ARGON2_EXT_LEN));
+        assert_eq!(
+            Header::parse(&b).unwrap(),
+            (h.clone(), BASE_HEADER_LEN + ARGON2_EXT_LEN)
+        );
         assert_eq!(Header::read_from(&mut &b[..]).unwrap().1, b);
         for i in 0..b.len() {
             assert!(Header::parse(&b[..i]).is_err(), "prefix {i}");
         }
-        for (i, v) in [(0, b'A'), (8, 2), (9, 0), (9, 5), (10, 5), (10, 23), (11, 2), (23, 1)] {
+        for (i, v) in [
+            (0, b'A'),
+            (8, 2),
+            (9, 0),
+            (9, 5),
+            (10, 5),
+            (10, 23),
+            (11, 2),
+            (23, 1),
+        ] {
             let mut bad = b.clone();
             bad[i] = v;
             assert!(Header::parse(&bad).is_err(), "byte {i} = {v}");
@@ -1069,7 +1134,10 @@ mod tests {
                     assert!(decrypt_slice(&file, b"ax", &key, batch).is_err());
                     // Truncation at every length short of the whole file fails.
                     for cut in (0..file.len()).step_by(5).chain([file.len() - 1]) {
-                        assert!(decrypt_slice(&file[..cut], b"ad", &key, batch).is_err(), "{alg} {len} cut {cut}");
+                        assert!(
+                            decrypt_slice(&file[..cut], b"ad", &key, batch).is_err(),
+                            "{alg} {len} cut {cut}"
+                        );
                     }
                     let mut ext = file.clone();
                     ext.push(0);
@@ -1106,6 +1174,15 @@ mod tests {
         let e = decrypt_slice(&dup, b"", &key, Some(2)).unwrap_err();
         assert!(matches!(e, FormatError::Auth { index: 2, .. }), "{e}");
         let e = decrypt_slice(&file[..24 + 4 * s], b"", &key, None).unwrap_err();
-        assert!(matches!(e, FormatError::Truncated { chunks: 4, partial: 0 }), "{e}");
+        assert!(
+            matches!(
+                e,
+                FormatError::Truncated {
+                    chunks: 4,
+                    partial: 0
+                }
+            ),
+            "{e}"
+        );
     }
 }

@@ -18,6 +18,9 @@ fn every_subcommand_has_help_with_an_example() {
     for sub in ["info", "keygen", "encrypt", "decrypt", "sum"] {
         assert!(top.contains(sub), "{sub} missing from --help:\n{top}");
         let text = help(&[sub, "--help"]);
-        assert!(text.contains("Example"), "`{sub} --help` has no example:\n{text}");
+        assert!(
+            text.contains("Example"),
+            "`{sub} --help` has no example:\n{text}"
+        );
     }
 }

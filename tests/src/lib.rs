@@ -58,7 +58,9 @@ pub fn aeadfast_stdin(args: &[&str], stdin: &[u8]) -> Output {
 
 /// The test-data folder `tests/tests/data` of this crate.
 pub fn data_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join("data")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("data")
 }
 
 /// Standard error of a run as text.

@@ -8,7 +8,12 @@ use std::process::{Output, Stdio};
 
 use aeadfast_tests::{aeadfast, aeadfast_command, aeadfast_stdin, data_dir, stderr_of};
 
-const ALGOS: [(&str, usize); 4] = [("hiae", 32), ("hiaex2", 32), ("hiaex4", 32), ("gift-cofb", 16)];
+const ALGOS: [(&str, usize); 4] = [
+    ("hiae", 32),
+    ("hiaex2", 32),
+    ("hiaex4", 32),
+    ("gift-cofb", 16),
+];
 /// Chunk size used by most tests: 2^6 = 64 bytes, so chunk boundaries are cheap to reach.
 const LOG2: &str = "6";
 const C: usize = 64;
@@ -71,15 +76,38 @@ fn round_trips_every_algorithm_and_size() {
             let msg = pattern(len, len as u32 + 1);
             fs::write(&plain, &msg).unwrap();
             let e = aeadfast(&[
-                "encrypt", "-a", algo, "-k", s(&key), "-i", s(&plain), "-o", s(&enc),
-                "--chunk-size-log2", LOG2, "--ad", "context",
+                "encrypt",
+                "-a",
+                algo,
+                "-k",
+                s(&key),
+                "-i",
+                s(&plain),
+                "-o",
+                s(&enc),
+                "--chunk-size-log2",
+                LOG2,
+                "--ad",
+                "context",
             ]);
             ok(&e);
             let chunks = len / C + 1;
-            assert_eq!(fs::read(&enc).unwrap().len(), HEADER + len + 16 * chunks, "{algo} {len}");
+            assert_eq!(
+                fs::read(&enc).unwrap().len(),
+                HEADER + len + 16 * chunks,
+                "{algo} {len}"
+            );
             // Decrypt without -a: the algorithm comes from the header.
             ok(&aeadfast(&[
-                "decrypt", "-k", s(&key), "-i", s(&enc), "-o", s(&back), "--ad", "context",
+                "decrypt",
+                "-k",
+                s(&key),
+                "-i",
+                s(&enc),
+                "-o",
+                s(&back),
+                "--ad",
+                "context",
             ]));
             assert_eq!(fs::read(&back).unwrap(), msg, "{algo} {len}");
             for p in [&plain, &enc, &back] {
@@ -91,7 +119,10 @@ fn round_trips_every_algorithm_and_size() {
         let e = aeadfast_stdin(&["encrypt", "-a", algo, "-k", s(&key)], &msg);
         ok(&e);
         assert_eq!(e.stdout.len(), HEADER + msg.len() + 16 * 5);
-        let dec = aeadfast_stdin(&["decrypt", "-k", s(&key), "-a", algo, "-o", "-"], &e.stdout);
+        let dec = aeadfast_stdin(
+            &["decrypt", "-k", s(&key), "-a", algo, "-o", "-"],
+            &e.stdout,
+        );
         ok(&dec);
         assert!(dec.stdout == msg, "{algo} pipe round trip");
     }
@@ -116,11 +147,26 @@ fn fixture() -> Fixture {
     fs::write(&plain, &msg).unwrap();
     let enc = d.join("file.af");
     ok(&aeadfast(&[
-        "encrypt", "-k", s(&key), "-i", s(&plain), "-o", s(&enc), "--chunk-size-log2", LOG2,
-        "--ad", "right",
+        "encrypt",
+        "-k",
+        s(&key),
+        "-i",
+        s(&plain),
+        "-o",
+        s(&enc),
+        "--chunk-size-log2",
+        LOG2,
+        "--ad",
+        "right",
     ]));
     fs::remove_file(&plain).unwrap();
-    Fixture { _dir: dir, dir: d, key, enc, msg }
+    Fixture {
+        _dir: dir,
+        dir: d,
+        key,
+        enc,
+        msg,
+    }
 }
 
 /// Decrypting `bytes` (with `extra` options) fails with `code` and `needle`, writes no output
@@ -129,7 +175,17 @@ fn rejected(f: &Fixture, bytes: &[u8], extra: &[&str], code: i32, needle: &str) 
     let bad = f.dir.join("bad.af");
     fs::write(&bad, bytes).unwrap();
     let out_path = f.dir.join("out");
-    let mut args = vec!["decrypt", "-k", s(&f.key), "-i", s(&bad), "-o", s(&out_path), "--ad", "right"];
+    let mut args = vec![
+        "decrypt",
+        "-k",
+        s(&f.key),
+        "-i",
+        s(&bad),
+        "-o",
+        s(&out_path),
+        "--ad",
+        "right",
+    ];
     args.extend_from_slice(extra);
     fails_with(&aeadfast(&args), code, needle);
     assert!(!out_path.exists(), "{needle}: output created");
@@ -160,26 +216,63 @@ fn tampering_is_detected_with_clear_messages() {
     };
     // Sanity: the untouched file decrypts.
     let back = f.dir.join("back");
-    ok(&aeadfast(&["decrypt", "-k", s(&f.key), "-i", s(&f.enc), "-o", s(&back), "--ad", "right"]));
+    ok(&aeadfast(&[
+        "decrypt",
+        "-k",
+        s(&f.key),
+        "-i",
+        s(&f.enc),
+        "-o",
+        s(&back),
+        "--ad",
+        "right",
+    ]));
     assert_eq!(fs::read(&back).unwrap(), f.msg);
     fs::remove_file(&back).unwrap();
 
     // Truncation: the final chunk dropped (by file and through a pipe), cut inside a chunk,
     // cut inside the header, empty file.
     rejected(&f, &build(&[0, 1, 2]), &[], 1, "truncated");
-    let piped = aeadfast_stdin(&["decrypt", "-k", s(&f.key), "--ad", "right"], &build(&[0, 1, 2]));
+    let piped = aeadfast_stdin(
+        &["decrypt", "-k", s(&f.key), "--ad", "right"],
+        &build(&[0, 1, 2]),
+    );
     fails_with(&piped, 1, "truncated");
     rejected(&f, &file[..file.len() - 3], &[], 1, "failed authentication");
     rejected(&f, &file[..HEADER + stride + 5], &[], 1, "truncated");
     rejected(&f, &file[..10], &[], 1, "truncated inside its header");
     rejected(&f, &[], &[], 1, "empty");
     // Reordering, duplication, extension.
-    rejected(&f, &build(&[0, 2, 1, 3]), &[], 1, "chunk 1 (byte offset 104) failed authentication");
-    rejected(&f, &build(&[0, 1, 1, 2, 3]), &[], 1, "chunk 2 (byte offset 184) failed authentication");
-    rejected(&f, &build(&[0, 1, 2, 3, 3]), &[], 1, "failed authentication");
+    rejected(
+        &f,
+        &build(&[0, 2, 1, 3]),
+        &[],
+        1,
+        "chunk 1 (byte offset 104) failed authentication",
+    );
+    rejected(
+        &f,
+        &build(&[0, 1, 1, 2, 3]),
+        &[],
+        1,
+        "chunk 2 (byte offset 184) failed authentication",
+    );
+    rejected(
+        &f,
+        &build(&[0, 1, 2, 3, 3]),
+        &[],
+        1,
+        "failed authentication",
+    );
     let mut ext = file.clone();
     ext.push(0);
-    rejected(&f, &ext, &[], 1, "chunk 3 (byte offset 264) failed authentication");
+    rejected(
+        &f,
+        &ext,
+        &[],
+        1,
+        "chunk 3 (byte offset 264) failed authentication",
+    );
     ext.resize(HEADER + 4 * stride, 0);
     rejected(&f, &ext, &[], 1, "does not fit the chunk layout");
     let mut ext = file.clone();
@@ -209,31 +302,78 @@ fn tampering_is_detected_with_clear_messages() {
     let other = keygen(&f.dir, "hiaex2");
     let out_path = f.dir.join("out");
     fails_with(
-        &aeadfast(&["decrypt", "-k", s(&other), "-i", s(&f.enc), "-o", s(&out_path), "--ad", "right"]),
+        &aeadfast(&[
+            "decrypt",
+            "-k",
+            s(&other),
+            "-i",
+            s(&f.enc),
+            "-o",
+            s(&out_path),
+            "--ad",
+            "right",
+        ]),
         1,
         "wrong key",
     );
     fails_with(
-        &aeadfast(&["decrypt", "-k", s(&f.key), "-i", s(&f.enc), "-o", s(&out_path), "--ad", "wrong"]),
-        1,
-        "wrong --ad",
-    );
-    fails_with(
-        &aeadfast(&["decrypt", "-k", s(&f.key), "-i", s(&f.enc), "-o", s(&out_path)]),
+        &aeadfast(&[
+            "decrypt",
+            "-k",
+            s(&f.key),
+            "-i",
+            s(&f.enc),
+            "-o",
+            s(&out_path),
+            "--ad",
+            "wrong",
+        ]),
         1,
         "wrong --ad",
     );
     fails_with(
         &aeadfast(&[
-            "decrypt", "-a", "gift-cofb", "-k", s(&f.key), "-i", s(&f.enc), "-o", s(&out_path),
-            "--ad", "right",
+            "decrypt",
+            "-k",
+            s(&f.key),
+            "-i",
+            s(&f.enc),
+            "-o",
+            s(&out_path),
+        ]),
+        1,
+        "wrong --ad",
+    );
+    fails_with(
+        &aeadfast(&[
+            "decrypt",
+            "-a",
+            "gift-cofb",
+            "-k",
+            s(&f.key),
+            "-i",
+            s(&f.enc),
+            "-o",
+            s(&out_path),
+            "--ad",
+            "right",
         ]),
         1,
         "was encrypted with hiae, not gift-cofb",
     );
     let short = keygen(&f.dir, "gift-cofb");
     fails_with(
-        &aeadfast(&["decrypt", "-k", s(&short), "-i", s(&f.enc), "-o", s(&out_path), "--ad", "right"]),
+        &aeadfast(&[
+            "decrypt",
+            "-k",
+            s(&short),
+            "-i",
+            s(&f.enc),
+            "-o",
+            s(&out_path),
+            "--ad",
+            "right",
+        ]),
         1,
         "needs a 32-byte raw key",
     );
@@ -262,16 +402,53 @@ fn existing_outputs_are_kept_without_force() {
     fs::write(&plain, b"new data").unwrap();
     for args in [
         vec!["encrypt", "-k", s(&f.key), "-i", s(&plain), "-o", s(&dest)],
-        vec!["decrypt", "-k", s(&f.key), "-i", s(&f.enc), "-o", s(&dest), "--ad", "right"],
+        vec![
+            "decrypt",
+            "-k",
+            s(&f.key),
+            "-i",
+            s(&f.enc),
+            "-o",
+            s(&dest),
+            "--ad",
+            "right",
+        ],
     ] {
         fails_with(&aeadfast(&args), 2, "already exists: use --force");
         assert_eq!(fs::read(&dest).unwrap(), b"keep me");
     }
-    ok(&aeadfast(&["decrypt", "-k", s(&f.key), "-i", s(&f.enc), "-o", s(&dest), "--ad", "right", "--force"]));
+    ok(&aeadfast(&[
+        "decrypt",
+        "-k",
+        s(&f.key),
+        "-i",
+        s(&f.enc),
+        "-o",
+        s(&dest),
+        "--ad",
+        "right",
+        "--force",
+    ]));
     assert_eq!(fs::read(&dest).unwrap(), f.msg);
     // Missing inputs and keys: exit 2 with the file named.
-    fails_with(&aeadfast(&["encrypt", "-k", s(&f.key), "-i", "/nonexistent/x", "-o", s(&f.dir.join("y"))]), 2, "/nonexistent/x");
-    fails_with(&aeadfast(&["encrypt", "-i", s(&plain), "-o", s(&f.dir.join("y"))]), 2, "no key given");
+    fails_with(
+        &aeadfast(&[
+            "encrypt",
+            "-k",
+            s(&f.key),
+            "-i",
+            "/nonexistent/x",
+            "-o",
+            s(&f.dir.join("y")),
+        ]),
+        2,
+        "/nonexistent/x",
+    );
+    fails_with(
+        &aeadfast(&["encrypt", "-i", s(&plain), "-o", s(&f.dir.join("y"))]),
+        2,
+        "no key given",
+    );
     assert!(!f.dir.join("y").exists());
 }
 
@@ -282,13 +459,26 @@ fn native_test_vector_is_byte_exact() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("v.af");
     let e = aeadfast(&[
-        "encrypt", "-k", s(&data.join("native_v1.key")), "-i", s(&data.join("native_v1.txt")),
-        "-o", s(&out), "--chunk-size-log2", "6", "--ad", "vector-ad",
-        "--insecure-fixed-nonce", "000102030405060708090a",
+        "encrypt",
+        "-k",
+        s(&data.join("native_v1.key")),
+        "-i",
+        s(&data.join("native_v1.txt")),
+        "-o",
+        s(&out),
+        "--chunk-size-log2",
+        "6",
+        "--ad",
+        "vector-ad",
+        "--insecure-fixed-nonce",
+        "000102030405060708090a",
     ]);
     ok(&e);
     let want = fs::read(data.join("native_v1.af")).unwrap();
-    assert!(fs::read(&out).unwrap() == want, "encrypt output differs from native_v1.af");
+    assert!(
+        fs::read(&out).unwrap() == want,
+        "encrypt output differs from native_v1.af"
+    );
     // Rebuilt from first principles with the hiae crate's one-shot API.
     use hiae::{AeadInOut, Hiae, KeyInit};
     let key = fs::read(data.join("native_v1.key")).unwrap();
@@ -315,11 +505,21 @@ fn native_test_vector_is_byte_exact() {
         file.extend_from_slice(&buf);
         file.extend_from_slice(&tag);
     }
-    assert!(file == want, "native_v1.af differs from the construction in FORMAT.md");
+    assert!(
+        file == want,
+        "native_v1.af differs from the construction in FORMAT.md"
+    );
     let back = dir.path().join("back");
     ok(&aeadfast(&[
-        "decrypt", "-k", s(&data.join("native_v1.key")), "-i", s(&data.join("native_v1.af")),
-        "-o", s(&back), "--ad", "vector-ad",
+        "decrypt",
+        "-k",
+        s(&data.join("native_v1.key")),
+        "-i",
+        s(&data.join("native_v1.af")),
+        "-o",
+        s(&back),
+        "--ad",
+        "vector-ad",
     ]));
     assert_eq!(fs::read(&back).unwrap(), msg);
 }
@@ -334,8 +534,18 @@ fn libhiae_files_byte_exact_and_verified_before_release() {
     let out = d.join("tv5.hiae");
     // Our writer produces the official vector's bytes in libhiae's -e layout.
     ok(&aeadfast(&[
-        "encrypt", "--format", "hiae", "-k", s(&key), "-i", s(&data.join("hiae_tv5.msg")),
-        "-o", s(&out), "--ad-file", s(&data.join("hiae_tv5.ad")), "--insecure-fixed-nonce",
+        "encrypt",
+        "--format",
+        "hiae",
+        "-k",
+        s(&key),
+        "-i",
+        s(&data.join("hiae_tv5.msg")),
+        "-o",
+        s(&out),
+        "--ad-file",
+        s(&data.join("hiae_tv5.ad")),
+        "--insecure-fixed-nonce",
         nonce.trim(),
     ]));
     let want = fs::read(data.join("hiae_tv5.hiae")).unwrap();
@@ -344,8 +554,18 @@ fn libhiae_files_byte_exact_and_verified_before_release() {
     let back = d.join("back");
     let ad_file = data.join("hiae_tv5.ad");
     let vector = data.join("hiae_tv5.hiae");
-    let dec = ["decrypt", "--format", "hiae", "-k", s(&key), "--ad-file", s(&ad_file)];
-    ok(&aeadfast(&[&dec[..], &["-i", s(&vector), "-o", s(&back)]].concat()));
+    let dec = [
+        "decrypt",
+        "--format",
+        "hiae",
+        "-k",
+        s(&key),
+        "--ad-file",
+        s(&ad_file),
+    ];
+    ok(&aeadfast(
+        &[&dec[..], &["-i", s(&vector), "-o", s(&back)]].concat(),
+    ));
     let msg = fs::read(data.join("hiae_tv5.msg")).unwrap();
     assert_eq!(fs::read(&back).unwrap(), msg);
     let piped = aeadfast_stdin(&dec, &want);
@@ -358,7 +578,11 @@ fn libhiae_files_byte_exact_and_verified_before_release() {
         let badf = d.join("bad.hiae");
         fs::write(&badf, &bad).unwrap();
         let o = d.join("o");
-        fails_with(&aeadfast(&[&dec[..], &["-i", s(&badf), "-o", s(&o)]].concat()), 1, "authentication failed");
+        fails_with(
+            &aeadfast(&[&dec[..], &["-i", s(&badf), "-o", s(&o)]].concat()),
+            1,
+            "authentication failed",
+        );
         assert!(!o.exists());
         let p = aeadfast_stdin(&dec, &bad);
         fails_with(&p, 1, "authentication failed");
@@ -371,21 +595,69 @@ fn libhiae_files_byte_exact_and_verified_before_release() {
     let plain = d.join("big");
     fs::write(&plain, &big).unwrap();
     let ct = d.join("big.ct");
-    ok(&aeadfast(&["encrypt", "--format", "hiae-detached", "-k", s(&key), "-i", s(&plain), "-o", s(&ct)]));
+    ok(&aeadfast(&[
+        "encrypt",
+        "--format",
+        "hiae-detached",
+        "-k",
+        s(&key),
+        "-i",
+        s(&plain),
+        "-o",
+        s(&ct),
+    ]));
     assert_eq!(fs::read(&ct).unwrap().len(), big.len());
     assert_eq!(fs::read(d.join("big.ct.nonce")).unwrap().len(), 16);
     assert_eq!(fs::read(d.join("big.ct.tag")).unwrap().len(), 16);
     let big_back = d.join("big.back");
-    ok(&aeadfast(&["decrypt", "--format", "hiae-detached", "-k", s(&key), "-i", s(&ct), "-o", s(&big_back)]));
+    ok(&aeadfast(&[
+        "decrypt",
+        "--format",
+        "hiae-detached",
+        "-k",
+        s(&key),
+        "-i",
+        s(&ct),
+        "-o",
+        s(&big_back),
+    ]));
     assert!(fs::read(&big_back).unwrap() == big);
     // Embedded, streamed through several pieces, round trip; a native file is recognized.
     let emb = d.join("big.hiae");
-    ok(&aeadfast(&["encrypt", "--format", "hiae", "-k", s(&key), "-i", s(&plain), "-o", s(&emb)]));
+    ok(&aeadfast(&[
+        "encrypt",
+        "--format",
+        "hiae",
+        "-k",
+        s(&key),
+        "-i",
+        s(&plain),
+        "-o",
+        s(&emb),
+    ]));
     let emb_back = d.join("big.hiae.back");
-    ok(&aeadfast(&["decrypt", "--format", "hiae", "-k", s(&key), "-i", s(&emb), "-o", s(&emb_back)]));
+    ok(&aeadfast(&[
+        "decrypt",
+        "--format",
+        "hiae",
+        "-k",
+        s(&key),
+        "-i",
+        s(&emb),
+        "-o",
+        s(&emb_back),
+    ]));
     assert!(fs::read(&emb_back).unwrap() == big);
     fails_with(
-        &aeadfast(&["decrypt", "-k", s(&key), "-i", s(&emb), "-o", s(&d.join("z"))]),
+        &aeadfast(&[
+            "decrypt",
+            "-k",
+            s(&key),
+            "-i",
+            s(&emb),
+            "-o",
+            s(&d.join("z")),
+        ]),
         1,
         "--format hiae",
     );
@@ -401,16 +673,32 @@ fn passphrase_round_trip() {
     fs::write(&wrong, "incorrect horse\n").unwrap();
     let msg = pattern(1000, 3);
     let enc = aeadfast_stdin(
-        &["encrypt", "--passphrase-file", s(&pass), "-a", "gift-cofb", "--argon2-memory-kib", "64"],
+        &[
+            "encrypt",
+            "--passphrase-file",
+            s(&pass),
+            "-a",
+            "gift-cofb",
+            "--argon2-memory-kib",
+            "64",
+        ],
         &msg,
     );
     ok(&enc);
-    assert_eq!(enc.stdout.len(), HEADER + 28 + msg.len() + 16 * 1);
+    assert_eq!(enc.stdout.len(), HEADER + 28 + msg.len() + 16);
     let dec = aeadfast_stdin(&["decrypt", "--passphrase-file", s(&pass)], &enc.stdout);
     ok(&dec);
     assert_eq!(dec.stdout, msg);
-    fails_with(&aeadfast_stdin(&["decrypt", "--passphrase-file", s(&wrong)], &enc.stdout), 1, "wrong key or passphrase");
-    fails_with(&aeadfast_stdin(&["decrypt", "-k", s(&pass)], &enc.stdout), 2, "protected by a passphrase");
+    fails_with(
+        &aeadfast_stdin(&["decrypt", "--passphrase-file", s(&wrong)], &enc.stdout),
+        1,
+        "wrong key or passphrase",
+    );
+    fails_with(
+        &aeadfast_stdin(&["decrypt", "-k", s(&pass)], &enc.stdout),
+        2,
+        "protected by a passphrase",
+    );
 }
 
 #[test]
@@ -423,7 +711,10 @@ fn keygen_creates_0600_and_never_overwrites() {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        assert_eq!(fs::metadata(&key).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(
+            fs::metadata(&key).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
     }
     fails_with(&aeadfast(&["keygen", "-o", s(&key)]), 2, "never overwrites");
     assert_eq!(fs::read(&key).unwrap(), first);
@@ -455,11 +746,17 @@ fn killed_encryption_leaves_no_destination() {
     child.kill().unwrap();
     child.wait().unwrap();
     drop(input);
-    assert!(!dest.exists(), "a killed run must not leave the destination");
+    assert!(
+        !dest.exists(),
+        "a killed run must not leave the destination"
+    );
     // SIGKILL cannot be cleaned up after: at most the hidden, clearly named partial file.
     for p in extra_files(d, &[&key]) {
         let name = p.file_name().unwrap().to_string_lossy().into_owned();
-        assert!(name.starts_with(".aeadfast-") && name.ends_with(".partial"), "{name}");
+        assert!(
+            name.starts_with(".aeadfast-") && name.ends_with(".partial"),
+            "{name}"
+        );
     }
 }
 
@@ -479,10 +776,21 @@ fn five_gib_round_trip() {
     f.set_len(len).unwrap();
     drop(f);
     let enc = d.join("big.af");
-    ok(&aeadfast(&["encrypt", "-k", s(&key), "-i", s(&plain), "-o", s(&enc)]));
+    ok(&aeadfast(&[
+        "encrypt",
+        "-k",
+        s(&key),
+        "-i",
+        s(&plain),
+        "-o",
+        s(&enc),
+    ]));
     fs::remove_file(&plain).unwrap();
     let chunks = (len >> 18) + 1;
-    assert_eq!(fs::metadata(&enc).unwrap().len(), HEADER as u64 + len + 16 * chunks);
+    assert_eq!(
+        fs::metadata(&enc).unwrap().len(),
+        HEADER as u64 + len + 16 * chunks
+    );
     let mut child = aeadfast_command(&["decrypt", "-k", s(&key), "-i", s(&enc)])
         .stdout(Stdio::piped())
         .spawn()

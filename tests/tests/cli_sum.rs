@@ -49,7 +49,10 @@ fn hej_on_stdin() {
     assert!(out.status.success());
     assert_eq!(out.stdout, b"5f4aad4604ceefad43c9336d29671556  -\n");
     let out = aeadfast_stdin(&["sum", "--tag", "-"], b"hej\n");
-    assert_eq!(out.stdout, b"LEMAC (-) = 5f4aad4604ceefad43c9336d29671556\n");
+    assert_eq!(
+        out.stdout,
+        b"LEMAC (-) = 5f4aad4604ceefad43c9336d29671556\n"
+    );
 }
 
 #[test]
@@ -74,7 +77,11 @@ fn check_mode_reports_ok_failed_and_missing() {
     let tagged = aeadfast(&["sum", "--tag", s(&a), s(&b)]);
     let tag_sums = d.join("TAGS");
     fs::write(&tag_sums, &tagged.stdout).unwrap();
-    assert!(aeadfast(&["sum", "-c", "--quiet", s(&tag_sums)]).status.success());
+    assert!(
+        aeadfast(&["sum", "-c", "--quiet", s(&tag_sums)])
+            .status
+            .success()
+    );
 
     // One changed file.
     let mut data = fs::read(&b).unwrap();
@@ -89,7 +96,10 @@ fn check_mode_reports_ok_failed_and_missing() {
     assert!(stderr_of(&bad).contains("WARNING: 1 computed checksum did NOT match"));
     let quiet = aeadfast(&["sum", "-c", "--quiet", s(&sums)]);
     assert_eq!(quiet.status.code(), Some(1));
-    assert_eq!(String::from_utf8(quiet.stdout).unwrap(), format!("{}: FAILED\n", b.display()));
+    assert_eq!(
+        String::from_utf8(quiet.stdout).unwrap(),
+        format!("{}: FAILED\n", b.display())
+    );
     let status = aeadfast(&["sum", "-c", "--status", s(&sums)]);
     assert_eq!(status.status.code(), Some(1));
     assert!(status.stdout.is_empty() && status.stderr.is_empty());
@@ -98,7 +108,11 @@ fn check_mode_reports_ok_failed_and_missing() {
     fs::remove_file(&b).unwrap();
     let missing = aeadfast(&["sum", "-c", s(&sums)]);
     assert_eq!(missing.status.code(), Some(1));
-    assert!(String::from_utf8(missing.stdout.clone()).unwrap().contains(&format!("{}: FAILED open or read", b.display())));
+    assert!(
+        String::from_utf8(missing.stdout.clone())
+            .unwrap()
+            .contains(&format!("{}: FAILED open or read", b.display()))
+    );
     assert!(stderr_of(&missing).contains("WARNING: 1 listed file could not be read"));
     let ignore = aeadfast(&["sum", "-c", "--ignore-missing", s(&sums)]);
     assert!(ignore.status.success(), "{}", stderr_of(&ignore));
@@ -110,7 +124,10 @@ fn check_mode_reports_ok_failed_and_missing() {
     let loose = aeadfast(&["sum", "-c", s(&sums)]);
     assert!(loose.status.success());
     assert!(stderr_of(&loose).contains("WARNING: 1 line is improperly formatted"));
-    assert_eq!(aeadfast(&["sum", "-c", "--strict", s(&sums)]).status.code(), Some(1));
+    assert_eq!(
+        aeadfast(&["sum", "-c", "--strict", s(&sums)]).status.code(),
+        Some(1)
+    );
     fs::write(&sums, "garbage\n").unwrap();
     let none = aeadfast(&["sum", "-c", s(&sums)]);
     assert_eq!(none.status.code(), Some(1));
@@ -134,7 +151,11 @@ fn keyed_sum_differs_and_checks() {
     assert_eq!(line, format!("{hex}  {}\n", f.display()));
     let sums = d.join("SUMS");
     fs::write(&sums, &keyed.stdout).unwrap();
-    assert!(aeadfast(&["sum", "-c", "--key", s(&key), s(&sums)]).status.success());
+    assert!(
+        aeadfast(&["sum", "-c", "--key", s(&key), s(&sums)])
+            .status
+            .success()
+    );
     assert_eq!(aeadfast(&["sum", "-c", s(&sums)]).status.code(), Some(1));
     let bad_key = d.join("bad.key");
     fs::write(&bad_key, [1u8; 15]).unwrap();

@@ -231,17 +231,17 @@ fn decrypt_native(c: &Common) -> Result<ExitCode> {
     let pass = files::passphrase(c.passphrase_file.as_deref(), c.passphrase, false)?;
     let mut key = match (header.key_source, pass) {
         (KeySource::KeyFile, None) => files::read_small(key_path(c)?, "key file")?,
-        (KeySource::KeyFile, Some(_)) => bail!(
-            "{name} was encrypted with a key file, not a passphrase: use -k KEYFILE"
-        ),
+        (KeySource::KeyFile, Some(_)) => {
+            bail!("{name} was encrypted with a key file, not a passphrase: use -k KEYFILE")
+        }
         (KeySource::Argon2id(params), Some(mut pass)) => {
             let key = params.derive(&pass, header.algorithm.key_len());
             pass.fill(0);
             key.with_context(|| format!("cannot decrypt {name}"))?
         }
-        (KeySource::Argon2id(_), None) => bail!(
-            "{name} is protected by a passphrase: use --passphrase or --passphrase-file FILE"
-        ),
+        (KeySource::Argon2id(_), None) => {
+            bail!("{name} is protected by a passphrase: use --passphrase or --passphrase-file FILE")
+        }
     };
     let ad = files::read_ad(c.ad.as_deref(), c.ad_file.as_deref())?;
     let sealer = Sealer::new(&header, &header_bytes, &ad, &key);

@@ -137,8 +137,9 @@ impl Sink {
                     .sync_all()
                     .with_context(|| format!("cannot sync the output for {name} to disk"))?;
                 if force {
-                    tmp.persist(&dest)
-                        .map_err(|e| anyhow!("cannot move the output into place at {name}: {}", e.error))?;
+                    tmp.persist(&dest).map_err(|e| {
+                        anyhow!("cannot move the output into place at {name}: {}", e.error)
+                    })?;
                 } else {
                     tmp.persist_noclobber(&dest).map_err(|e| {
                         if e.error.kind() == io::ErrorKind::AlreadyExists {

@@ -76,7 +76,8 @@ pub fn encrypt(c: &Common, detached: bool, fixed_nonce: Option<[u8; 16]>) -> Res
     };
     let what = || format!("encrypting {} to {}", input.name, c.output.display());
     let mut enc = Encryptor::new(&cipher, &nonce.into());
-    enc.update_ad(&ad).map_err(|_| anyhow!("associated data too long"))?;
+    enc.update_ad(&ad)
+        .map_err(|_| anyhow!("associated data too long"))?;
     let out = sink.writer();
     if !detached {
         let mut pre = [0u8; PREAMBLE];
@@ -130,8 +131,12 @@ fn read_nonce(path: &Path) -> Result<[u8; 16]> {
         return Ok(raw);
     }
     let text = std::str::from_utf8(&data).unwrap_or("");
-    files::parse_hex::<16>(text, &format!("nonce file {}", path.display()))
-        .map_err(|_| anyhow!("nonce file {} must hold 16 raw bytes or 32 hex digits", path.display()))
+    files::parse_hex::<16>(text, &format!("nonce file {}", path.display())).map_err(|_| {
+        anyhow!(
+            "nonce file {} must hold 16 raw bytes or 32 hex digits",
+            path.display()
+        )
+    })
 }
 
 /// Decrypts a libhiae file.
@@ -148,7 +153,10 @@ pub fn decrypt(c: &Common, detached: bool) -> Result<ExitCode> {
         let tag_path = side(&c.input, ".tag");
         let tag = files::read_small(&tag_path, "tag file")?;
         let tag: [u8; 16] = tag.try_into().map_err(|_| {
-            Rejected(format!("tag file {} must hold 16 raw bytes", tag_path.display()))
+            Rejected(format!(
+                "tag file {} must hold 16 raw bytes",
+                tag_path.display()
+            ))
         })?;
         (read_nonce(&side(&c.input, ".nonce"))?, Some(tag))
     } else {
@@ -197,14 +205,17 @@ pub fn decrypt(c: &Common, detached: bool) -> Result<ExitCode> {
         cipher
             .decrypt_inout_detached(&nonce, &ad, body.into(), &tag.into())
             .map_err(|_| rejected(&name))?;
-        sink.writer().write_all(body).context("cannot write to standard output")?;
+        sink.writer()
+            .write_all(body)
+            .context("cannot write to standard output")?;
         sink.commit()?;
         return Ok(ExitCode::SUCCESS);
     }
     // To a file: the unverified plaintext goes only to the temporary file, which becomes the
     // output after the tag verified and is deleted otherwise.
     let mut dec = UnverifiedDecryptor::new(&cipher, &nonce);
-    dec.update_ad(&ad).map_err(|_| anyhow!("associated data too long"))?;
+    dec.update_ad(&ad)
+        .map_err(|_| anyhow!("associated data too long"))?;
     let hold = if detached_tag.is_some() { 0 } else { TAG };
     let what = || format!("decrypting {name} to {}", c.output.display());
     let pb = files::progress(input.len, "decrypting");

@@ -10,10 +10,12 @@ use anyhow::{Context, Result, bail};
 
 /// Options of `aeadfast keygen`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "The key file holds raw bytes (32 for the HiAE family, 16 for \
+#[command(
+    after_help = "The key file holds raw bytes (32 for the HiAE family, 16 for \
 GIFT-COFB), so libhiae's `hiae keygen` files work as they are. It is created with mode 0600 \
 and an existing file is never overwritten.\n\n\
-Example:\n  aeadfast keygen -o secret.key\n  aeadfast keygen -a gift-cofb -o cofb.key")]
+Example:\n  aeadfast keygen -o secret.key\n  aeadfast keygen -a gift-cofb -o cofb.key"
+)]
 pub struct Args {
     /// Algorithm the key is for (sets its length).
     #[arg(short, long, value_enum, default_value_t = Algorithm::Hiae)]

@@ -180,7 +180,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
     let mut out = io::stdout().lock();
     let mut failed = false;
     for group in files.chunks(GROUP) {
-        let tags: Vec<io::Result<[u8; 16]>> = group.par_iter().map(|p| hash_path(&key, p)).collect();
+        let tags: Vec<io::Result<[u8; 16]>> =
+            group.par_iter().map(|p| hash_path(&key, p)).collect();
         for (path, tag) in group.iter().zip(tags) {
             match tag {
                 Ok(t) => {
@@ -200,7 +201,8 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                         line.extend_from_slice(&name);
                     }
                     line.push(b'\n');
-                    out.write_all(&line).context("cannot write to standard output")?;
+                    out.write_all(&line)
+                        .context("cannot write to standard output")?;
                 }
                 Err(e) => {
                     out.flush().context("cannot write to standard output")?;
@@ -211,7 +213,11 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         }
     }
     out.flush().context("cannot write to standard output")?;
-    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// One parsed check line: the name and the expected tag.
@@ -234,7 +240,11 @@ fn parse_line(line: &[u8]) -> Option<(Vec<u8>, [u8; 16])> {
     if name.is_empty() {
         return None;
     }
-    let name = if escaped { unescape(name)? } else { name.to_vec() };
+    let name = if escaped {
+        unescape(name)?
+    } else {
+        name.to_vec()
+    };
     Some((name, tag))
 }
 
@@ -300,7 +310,9 @@ fn check(args: &Args, key: &LeMacKey, lists: &[PathBuf]) -> Result<ExitCode> {
         }
         if entries.is_empty() {
             if !args.status {
-                eprintln!("aeadfast: {list_name}: no properly formatted LeMac checksum lines found");
+                eprintln!(
+                    "aeadfast: {list_name}: no properly formatted LeMac checksum lines found"
+                );
             }
             ok = false;
             continue;
@@ -362,7 +374,11 @@ fn check(args: &Args, key: &LeMacKey, lists: &[PathBuf]) -> Result<ExitCode> {
             ok = false;
         }
     }
-    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 #[cfg(test)]
@@ -373,10 +389,22 @@ mod tests {
     fn lines_parse_and_escape() {
         let t = [0xabu8; 16];
         let h = hex::encode(t);
-        assert_eq!(parse_line(format!("{h}  a b").as_bytes()), Some((b"a b".to_vec(), t)));
-        assert_eq!(parse_line(format!("{h} *x").as_bytes()), Some((b"x".to_vec(), t)));
-        assert_eq!(parse_line(format!("LEMAC (a) = b) = {h}").as_bytes()), Some((b"a) = b".to_vec(), t)));
-        assert_eq!(parse_line(format!("\\{h}  a\\nb\\\\").as_bytes()), Some((b"a\nb\\".to_vec(), t)));
+        assert_eq!(
+            parse_line(format!("{h}  a b").as_bytes()),
+            Some((b"a b".to_vec(), t))
+        );
+        assert_eq!(
+            parse_line(format!("{h} *x").as_bytes()),
+            Some((b"x".to_vec(), t))
+        );
+        assert_eq!(
+            parse_line(format!("LEMAC (a) = b) = {h}").as_bytes()),
+            Some((b"a) = b".to_vec(), t))
+        );
+        assert_eq!(
+            parse_line(format!("\\{h}  a\\nb\\\\").as_bytes()),
+            Some((b"a\nb\\".to_vec(), t))
+        );
         assert_eq!(parse_line(format!("{h} x").as_bytes()), None);
         assert_eq!(parse_line(format!("{h}  ").as_bytes()), None);
         assert_eq!(parse_line(b"zz"), None);

@@ -90,8 +90,16 @@ impl aes_lanes::LaneOp for Chain {
 fn main() {
     let filter = std::env::args().nth(1).unwrap_or_default();
     let token = Backend::detect().token().unwrap();
-    let ns = best_ns(|| { black_box(token.dispatch(Chain(black_box(10_000)))); }, 200_000_000);
-    println!("clock estimate (4-cycle aesenc latency): {:.2} GHz", 40_000.0 / ns);
+    let ns = best_ns(
+        || {
+            black_box(token.dispatch(Chain(black_box(10_000))));
+        },
+        200_000_000,
+    );
+    println!(
+        "clock estimate (4-cycle aesenc latency): {:.2} GHz",
+        40_000.0 / ns
+    );
     for backend in Backend::available() {
         for size in [64, 256, 1024, 8192, 65536, 1 << 20] {
             for ks in [false, true] {

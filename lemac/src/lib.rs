@@ -63,10 +63,22 @@ mod tests {
         let key = hex_literal::hex!("2b7e151628aed2a6abf7158809cf4f3c");
         for b in crate::Backend::available() {
             let k = crate::LeMacKey::new_with_backend(&key, b).unwrap();
-            assert_eq!(k.m.init[0][0], hex_literal::hex!("7df76b0c1ab899b33e42f047b91b546f"));
-            assert_eq!(k.m.sk[0][0], hex_literal::hex!("d3f3216ed0cac29f0f23066109064795"));
-            assert_eq!(k.m.k2[0], hex_literal::hex!("65cce56bc727a71ac624826d3ebb98b5"));
-            assert_eq!(k.m.k3[0], hex_literal::hex!("4b665e0bba677ecc604e85fc453ecaf2"));
+            assert_eq!(
+                k.m.init[0][0],
+                hex_literal::hex!("7df76b0c1ab899b33e42f047b91b546f")
+            );
+            assert_eq!(
+                k.m.sk[0][0],
+                hex_literal::hex!("d3f3216ed0cac29f0f23066109064795")
+            );
+            assert_eq!(
+                k.m.k2[0],
+                hex_literal::hex!("65cce56bc727a71ac624826d3ebb98b5")
+            );
+            assert_eq!(
+                k.m.k3[0],
+                hex_literal::hex!("4b665e0bba677ecc604e85fc453ecaf2")
+            );
         }
     }
 

@@ -6,8 +6,7 @@ use aes_lanes::{Backend, Unavailable};
 use digest::common::{Iv, IvSizeUser, KeyIvInit, KeySizeUser};
 use digest::consts::U16;
 use digest::{
-    FixedOutput, FixedOutputReset, Key, KeyInit, MacMarker, Output, OutputSizeUser,
-    Reset, Update,
+    FixedOutput, FixedOutputReset, Key, KeyInit, MacMarker, Output, OutputSizeUser, Reset, Update,
 };
 
 use crate::key::LeMacKeyGeneric;
@@ -50,7 +49,9 @@ impl<const D: usize> LeMacGeneric<D> {
     /// # Errors
     /// [`Unavailable`] if this CPU (or this build) cannot run `backend`.
     pub fn new_with_backend(key: &[u8; 16], backend: Backend) -> Result<Self, Unavailable> {
-        Ok(Self::from_key(LeMacKeyGeneric::new_with_backend(key, backend)?))
+        Ok(Self::from_key(LeMacKeyGeneric::new_with_backend(
+            key, backend,
+        )?))
     }
 
     /// A MAC with the all-zero nonce from an expanded key.

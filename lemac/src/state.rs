@@ -109,8 +109,8 @@ impl<L: Lanes> Regs<L> {
 
     #[inline(always)]
     fn store<const D: usize>(&self, st: &mut StateBytes<D>) {
-        for i in 0..9 {
-            store_word(self.s[i], &mut st[i]);
+        for (s, w) in self.s.iter().zip(st.iter_mut()) {
+            store_word(*s, w);
         }
         store_word(self.rr, &mut st[9]);
         store_word(self.r0, &mut st[10]);
@@ -119,7 +119,7 @@ impl<L: Lanes> Regs<L> {
     }
 
     /// The first round from the key's initial state (`R = 0`), with `AESL(S_k)` precomputed:
-    /// the same result as `fresh` + `round`, in one XOR per word.
+    /// the same result as loading `init` and running `round`, in one XOR per word.
     #[inline(always)]
     fn first_round<const D: usize>(key: &KeyMaterial<D>, c: &[u8]) -> Self {
         let w = L::BYTES;
@@ -445,7 +445,12 @@ impl<const D: usize> LaneOp for KeySetupOp<'_, D> {
 
     #[inline(always)]
     fn run<L: Lanes>(self) {
-        const { assert!(D == 1 || D == 2 || D == 4, "LeMac is defined for 1, 2 or 4 lanes") };
+        const {
+            assert!(
+                D == 1 || D == 2 || D == 4,
+                "LeMac is defined for 1, 2 or 4 lanes"
+            )
+        };
         let rk = aes128::schedule_lanes::<L>(&aes128::expand::<L>(self.key));
         // 27 words per lane (I_0..I_8, SK_0..SK_17), then k2 and k3 (same in every lane).
         let mut x = [L::zero(); 29];
@@ -477,7 +482,10 @@ impl<const D: usize> LaneOp for KeySetupOp<'_, D> {
             }
         }
         for i in 0..8 {
-            store_word(load_word::<L, D>(&out.init[i]).aesl(), &mut out.init_aesl[i]);
+            store_word(
+                load_word::<L, D>(&out.init[i]).aesl(),
+                &mut out.init_aesl[i],
+            );
         }
         let k2 = aes128::inv_mix_columns(&x[27].lane(0));
         let k3 = aes128::inv_mix_columns(&x[28].lane(0));

@@ -53,7 +53,9 @@ impl<const D: usize> LeMacUhGeneric<D> {
     /// # Errors
     /// [`Unavailable`] if this CPU (or this build) cannot run `backend`.
     pub fn new_with_backend(key: &[u8; 16], backend: Backend) -> Result<Self, Unavailable> {
-        Ok(Self::from_key(LeMacKeyGeneric::new_with_backend(key, backend)?))
+        Ok(Self::from_key(LeMacKeyGeneric::new_with_backend(
+            key, backend,
+        )?))
     }
 
     /// A universal hash from an expanded key.

@@ -52,9 +52,15 @@ fn key_iv_init_and_slices() {
     use digest::common::KeyIvInit;
     for v in common::vectors(1).iter().take(40) {
         let m = <LeMac as KeyIvInit>::new(&v.key.into(), &v.nonce.into());
-        assert_eq!(m.chain_update(&v.msg).finalize().into_bytes().as_slice(), &v.tag);
+        assert_eq!(
+            m.chain_update(&v.msg).finalize().into_bytes().as_slice(),
+            &v.tag
+        );
         let m = <LeMac as KeyIvInit>::new_from_slices(&v.key, &v.nonce).unwrap();
-        assert_eq!(m.chain_update(&v.msg).finalize().into_bytes().as_slice(), &v.tag);
+        assert_eq!(
+            m.chain_update(&v.msg).finalize().into_bytes().as_slice(),
+            &v.tag
+        );
         let m = LeMac::new_with_nonce(&v.key, &v.nonce);
         assert_eq!(m.chain_update(&v.msg).finalize_tag(), v.tag);
     }

@@ -50,14 +50,22 @@ fn bit_flips_change_tag<const D: usize>(key: [u8; 16], nonce: [u8; 16], msg: &[u
         m[(bit / 8) % msg.len()] ^= 1 << (bit % 8);
         assert_ne!(k.mac(&m, &nonce), tag, "D={D} message bit");
         // Also distinct from the message with the bit removed (length extension by padding).
-        assert_ne!(k.mac(&msg[..msg.len() - 1], &nonce), tag, "D={D} truncation");
+        assert_ne!(
+            k.mac(&msg[..msg.len() - 1], &nonce),
+            tag,
+            "D={D} truncation"
+        );
     }
     let mut n = nonce;
     n[(bit / 8) % 16] ^= 1 << (bit % 8);
     assert_ne!(k.mac(msg, &n), tag, "D={D} nonce bit");
     let mut kk = key;
     kk[(bit / 8) % 16] ^= 1 << (bit % 8);
-    assert_ne!(LeMacKeyGeneric::<D>::new(&kk).mac(msg, &nonce), tag, "D={D} key bit");
+    assert_ne!(
+        LeMacKeyGeneric::<D>::new(&kk).mac(msg, &nonce),
+        tag,
+        "D={D} key bit"
+    );
 }
 
 fn verify_rejects<const D: usize>(key: &[u8; 16], nonce: &[u8; 16], msg: &[u8], bit: usize) {

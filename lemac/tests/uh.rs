@@ -69,10 +69,22 @@ fn mac_is_ek3_of_uh_and_nonce_mask() {
 fn key_schedule_check_values() {
     // pauldreik/lemac tests.cpp check values for the FIPS-197 key (spec §2): k2 and k3.
     let key = hex_literal::hex!("2b7e151628aed2a6abf7158809cf4f3c");
-    assert_eq!(e(&key, &le128(27)), hex_literal::hex!("65cce56bc727a71ac624826d3ebb98b5"));
-    assert_eq!(e(&key, &le128(28)), hex_literal::hex!("4b665e0bba677ecc604e85fc453ecaf2"));
-    assert_eq!(e(&key, &le128(0)), hex_literal::hex!("7df76b0c1ab899b33e42f047b91b546f"));
-    assert_eq!(e(&key, &le128(9)), hex_literal::hex!("d3f3216ed0cac29f0f23066109064795"));
+    assert_eq!(
+        e(&key, &le128(27)),
+        hex_literal::hex!("65cce56bc727a71ac624826d3ebb98b5")
+    );
+    assert_eq!(
+        e(&key, &le128(28)),
+        hex_literal::hex!("4b665e0bba677ecc604e85fc453ecaf2")
+    );
+    assert_eq!(
+        e(&key, &le128(0)),
+        hex_literal::hex!("7df76b0c1ab899b33e42f047b91b546f")
+    );
+    assert_eq!(
+        e(&key, &le128(9)),
+        hex_literal::hex!("d3f3216ed0cac29f0f23066109064795")
+    );
 }
 
 #[test]

@@ -22,7 +22,11 @@ fn check_oneshot<const D: usize>(backend: Backend, vs: &[Vector]) {
     }
 }
 
-fn streamed<const D: usize>(mut mac: LeMacGeneric<D>, msg: &[u8], sizes: &mut dyn FnMut() -> usize) -> [u8; 16] {
+fn streamed<const D: usize>(
+    mut mac: LeMacGeneric<D>,
+    msg: &[u8],
+    sizes: &mut dyn FnMut() -> usize,
+) -> [u8; 16] {
     let mut rest = msg;
     while !rest.is_empty() {
         let n = sizes().min(rest.len());
@@ -46,7 +50,11 @@ fn check_streaming<const D: usize>(backend: Backend, vs: &[Vector]) {
         // Nonce given at the end instead of at construction.
         let mut m = key.hasher();
         m.update(&v.msg);
-        assert_eq!(m.finalize_with_nonce(&v.nonce), v.tag, "D={D} {backend} vector {i} late nonce");
+        assert_eq!(
+            m.finalize_with_nonce(&v.nonce),
+            v.tag,
+            "D={D} {backend} vector {i} late nonce"
+        );
     }
 }
 
@@ -64,11 +72,22 @@ fn check_reuse<const D: usize>(backend: Backend, vs: &[Vector]) {
         let mut fork = mac.clone();
         fork.update(&v.msg[half..]);
         mac.update(&v.msg[half..]);
-        assert_eq!(fork.finalize_tag(), v.tag, "D={D} {backend} vector {i} clone");
+        assert_eq!(
+            fork.finalize_tag(),
+            v.tag,
+            "D={D} {backend} vector {i} clone"
+        );
         let out = mac.finalize_fixed_reset();
-        assert_eq!(out.as_slice(), &v.tag, "D={D} {backend} vector {i} finalize_reset");
+        assert_eq!(
+            out.as_slice(),
+            &v.tag,
+            "D={D} {backend} vector {i} finalize_reset"
+        );
         mac.update(&v.msg);
-        assert!(mac.verify_slice(&v.tag).is_ok(), "D={D} {backend} vector {i} after reset");
+        assert!(
+            mac.verify_slice(&v.tag).is_ok(),
+            "D={D} {backend} vector {i} after reset"
+        );
     }
 }
 
@@ -116,5 +135,8 @@ fn print_backends() {
     for b in Backend::available() {
         println!("available: {}", b.name());
     }
-    println!("detected: {}", lemac::LeMac::new(&[0; 16]).implementation_name());
+    println!(
+        "detected: {}",
+        lemac::LeMac::new(&[0; 16]).implementation_name()
+    );
 }

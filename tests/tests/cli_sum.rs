@@ -177,3 +177,22 @@ fn unreadable_files_do_not_stop_the_others() {
     );
     assert!(stderr_of(&out).contains("/nonexistent/file"));
 }
+
+#[test]
+fn windowed_mmap_equals_streamed_reads() {
+    // Over 64 MiB: hashed in mapped windows; through stdin: read in pieces.
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("big");
+    let data: Vec<u8> = (0..(64 << 20) + 1000u32)
+        .map(|i| (i ^ (i >> 9)) as u8)
+        .collect();
+    fs::write(&f, &data).unwrap();
+    let mapped = aeadfast(&["sum", s(&f)]);
+    assert!(mapped.status.success());
+    let piped = aeadfast_stdin(&["sum"], &data);
+    let tag = |o: &std::process::Output| String::from_utf8(o.stdout[..32].to_vec()).unwrap();
+    assert_eq!(tag(&mapped), tag(&piped));
+    let expected = lemac::LeMacKey::new(&[0; 16]).mac(&data, &[0; 16]);
+    let hex: String = expected.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(tag(&mapped), hex);
+}

@@ -60,8 +60,9 @@ pub struct Args {
 
 /// Files hashed in parallel before their lines are printed.
 const GROUP: usize = 64;
-/// Largest window mapped at once.
-const WINDOW: u64 = 1 << 30;
+/// Files up to this size are mapped whole and hashed in one call; larger ones in windows of
+/// this size, the next one mapped while the current one is hashed.
+const WINDOW: u64 = 64 << 20;
 const ZERO_NONCE: [u8; 16] = [0; 16];
 
 fn hash_reader(key: &LeMacKey, mut r: impl Read) -> io::Result<[u8; 16]> {
@@ -96,15 +97,29 @@ fn hash_path(key: &LeMacKey, path: &Path) -> io::Result<[u8; 16]> {
         let map = mapped::map(&file, 0, len as usize)?;
         return Ok(key.mac(&map, &ZERO_NONCE));
     }
+    // Larger files: a helper thread maps (and faults in) the next window while this one is
+    // hashed, so the kernel's page-table work overlaps the hashing.
     let mut h = key.hasher();
-    let mut off = 0;
-    while off < len {
-        let n = (len - off).min(WINDOW);
-        let map = mapped::map(&file, off, n as usize)?;
-        h.update(&map);
-        off += n;
-    }
-    Ok(h.finalize_tag())
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<io::Result<memmap2::Mmap>>(1);
+        let file = &file;
+        s.spawn(move || {
+            let mut off = 0;
+            while off < len {
+                let n = (len - off).min(WINDOW);
+                let map = mapped::map(file, off, n as usize);
+                let failed = map.is_err();
+                if tx.send(map).is_err() || failed {
+                    return;
+                }
+                off += n;
+            }
+        });
+        for map in rx {
+            h.update(&map?);
+        }
+        Ok(h.finalize_tag())
+    })
 }
 
 fn name_bytes(p: &Path) -> Vec<u8> {

@@ -6,9 +6,7 @@ use aes_lanes::{Backend, Token, Unavailable};
 use digest::MacError;
 use subtle::ConstantTimeEq;
 
-use crate::state::{
-    FinishOp, KeyMaterial, KeySetupOp, NonceIn, NonceMaskOp, Output, chunk_len, pad,
-};
+use crate::state::{FinishOp, KeyMaterial, KeySetupOp, NonceIn, NonceMaskOp, Output, chunk_len};
 use crate::{LeMacGeneric, Nonce, Tag};
 
 /// A LeMac key, expanded: the initial state, the 18 finalization subkeys and the `k2`/`k3`
@@ -103,12 +101,11 @@ impl<const D: usize> LeMacKeyGeneric<D> {
     fn finish_oneshot(&self, data: &[u8], output: Output<'_>) -> [u8; 16] {
         let cut = data.len() - data.len() % chunk_len(D);
         let (body, tail) = data.split_at(cut);
-        let last = pad::<D>(tail);
         self.token.dispatch(FinishOp {
             key: &self.m,
             state: None,
             body,
-            last: &last,
+            tail,
             output,
         })
     }

@@ -10,7 +10,7 @@ use digest::{
 };
 
 use crate::key::LeMacKeyGeneric;
-use crate::state::{AbsorbOp, FinishOp, NonceIn, Output as Out, StateBytes, chunk_len, pad};
+use crate::state::{AbsorbOp, FinishOp, NonceIn, Output as Out, StateBytes, chunk_len};
 use crate::{Nonce, Tag};
 
 /// Streaming LeMac on `D` lanes (use the aliases [`LeMac`](crate::LeMac),
@@ -122,12 +122,11 @@ impl<const D: usize> LeMacGeneric<D> {
     }
 
     fn finish(&self, output: Out<'_>) -> [u8; 16] {
-        let last = pad::<D>(&self.buf.as_flattened()[..self.buf_len]);
         self.key.token.dispatch(FinishOp {
             key: &self.key.m,
             state: Some(&self.state),
             body: &[],
-            last: &last,
+            tail: &self.buf.as_flattened()[..self.buf_len],
             output,
         })
     }

@@ -121,14 +121,7 @@ impl<L: Lanes> Regs<L> {
     /// The first round from the key's initial state (`R = 0`), with `AESL(S_k)` precomputed:
     /// the same result as loading `init` and running `round`, in one XOR per word.
     #[inline(always)]
-    fn first_round<const D: usize>(key: &KeyMaterial<D>, c: &[u8]) -> Self {
-        let w = L::BYTES;
-        let (m0, m1, m2, m3) = (
-            L::load(&c[..w]),
-            L::load(&c[w..2 * w]),
-            L::load(&c[2 * w..3 * w]),
-            L::load(&c[3 * w..4 * w]),
-        );
+    fn first_round<const D: usize>(key: &KeyMaterial<D>, [m0, m1, m2, m3]: [L; 4]) -> Self {
         let mut a = [L::zero(); 8];
         for (a, w) in a.iter_mut().zip(&key.init_aesl) {
             *a = load_word(w);
@@ -202,15 +195,15 @@ impl<L: Lanes> Regs<L> {
         }
     }
 
-    /// Absorbs the final, padded chunk `last`, runs the blank rounds and the finalization;
-    /// returns `H` per lane, XORed with `extra`.
+    /// Absorbs the final, padded chunk (`last`, four words), runs the blank rounds and the
+    /// finalization; returns `H` per lane, XORed with `extra`.
     ///
     /// The fourth blank round is merged with the whitening of the finalization (its zero
     /// message words and the subkeys `SK_i` are both added after the round), and `extra` is
     /// merged into the key of the 10th round of word 0.
     #[inline(always)]
-    fn finish<const D: usize>(mut self, last: &[u8], sk: &[Word<D>; 18], extra: L) -> L {
-        self.round_chunk(last);
+    fn finish<const D: usize>(mut self, last: [L; 4], sk: &[Word<D>; 18], extra: L) -> L {
+        self.round(last[0], last[1], last[2], last[3]);
         self.finish_blank(sk, extra)
     }
 
@@ -309,37 +302,88 @@ impl<const D: usize> LaneOp for AbsorbOp<'_, D> {
     }
 }
 
-/// The last chunk of a message, `tail || 01 || 00…` (`tail` shorter than a chunk).
+/// Up to 15 bytes as the low bytes of a little-endian `u128` (register-only loads).
 #[inline(always)]
-pub(crate) fn pad<const D: usize>(tail: &[u8]) -> [[u8; 64]; D] {
-    let mut p = [[0u8; 64]; D];
-    let flat = p.as_flattened_mut();
-    let n = tail.len();
-    assert!(n < flat.len());
-    // Fixed-size pieces (inline moves) rather than one variable-length `memcpy` call: this is
-    // on the path of every short message.
+fn partial_block(p: &[u8]) -> u128 {
+    let n = p.len();
+    let mut v = 0u128;
     let mut at = 0;
-    macro_rules! piece {
-        ($size:expr) => {
-            if n & $size != 0 {
-                let src: &[u8; $size] = tail[at..at + $size].try_into().unwrap();
-                let dst: &mut [u8; $size] = (&mut flat[at..at + $size]).try_into().unwrap();
-                *dst = *src;
-                at += $size;
-            }
-        };
+    if n & 8 != 0 {
+        v |= u128::from(u64::from_le_bytes(p[at..at + 8].try_into().unwrap())) << (8 * at);
+        at += 8;
     }
-    piece!(128);
-    piece!(64);
-    piece!(32);
-    piece!(16);
-    piece!(8);
-    piece!(4);
-    piece!(2);
-    piece!(1);
-    debug_assert_eq!(at, n);
-    flat[n] = 0x01;
-    p
+    if n & 4 != 0 {
+        v |= u128::from(u32::from_le_bytes(p[at..at + 4].try_into().unwrap())) << (8 * at);
+        at += 4;
+    }
+    if n & 2 != 0 {
+        v |= u128::from(u16::from_le_bytes(p[at..at + 2].try_into().unwrap())) << (8 * at);
+        at += 2;
+    }
+    if n & 1 != 0 {
+        v |= u128::from(p[at]) << (8 * at);
+    }
+    v
+}
+
+/// Block `b` (16 bytes) of the padded last chunk `tail || 01 || 00…`.
+#[inline(always)]
+fn padded_block(tail: &[u8], b: usize) -> u128 {
+    let (n, start) = (tail.len(), 16 * b);
+    if start + 16 <= n {
+        u128::from_le_bytes(tail[start..start + 16].try_into().unwrap())
+    } else if start <= n {
+        partial_block(&tail[start..]) | (1u128 << (8 * (n - start)))
+    } else {
+        0
+    }
+}
+
+/// `LANE_MASK[64 l..]`: all-ones in lane `l` of a 4-lane value, zero elsewhere (the first
+/// `16·D` bytes serve narrower values).
+static LANE_MASK: [u8; 256] = {
+    let mut m = [0u8; 256];
+    let mut l = 0;
+    while l < 4 {
+        let mut i = 0;
+        while i < 16 {
+            m[64 * l + 16 * l + i] = 0xff;
+            i += 1;
+        }
+        l += 1;
+    }
+    m
+};
+
+/// The four words of the padded last chunk, built in registers: writing the chunk to memory
+/// with narrow stores and reading it back with wide loads defeats store-to-load forwarding
+/// (the load then waits for the stores to retire, serializing consecutive messages).
+#[inline(always)]
+fn padded_words<L: Lanes>(tail: &[u8]) -> [L; 4] {
+    let d = L::LANES;
+    let n = tail.len();
+    debug_assert!(n < 64 * d);
+    let mut m = [L::zero(); 4];
+    for (j, m) in m.iter_mut().enumerate() {
+        let start = 16 * d * j;
+        if start + 16 * d <= n {
+            *m = L::load(&tail[start..]);
+        } else if start <= n {
+            if d == 1 {
+                *m = L::load(&padded_block(tail, j).to_le_bytes());
+            } else {
+                let mut w = L::zero();
+                for l in 0..d {
+                    if start + 16 * l <= n {
+                        let b = L::broadcast(&padded_block(tail, j * d + l).to_le_bytes());
+                        w = w.xor(b.and(L::load(&LANE_MASK[64 * l..])));
+                    }
+                }
+                *m = w;
+            }
+        }
+    }
+    m
 }
 
 /// The last call of a message: from a stored state (streaming) or from the key's initial
@@ -348,8 +392,22 @@ pub(crate) struct FinishOp<'a, const D: usize> {
     pub(crate) key: &'a KeyMaterial<D>,
     pub(crate) state: Option<&'a StateBytes<D>>,
     pub(crate) body: &'a [u8],
-    pub(crate) last: &'a [[u8; 64]; D],
+    /// The message's last bytes (shorter than a chunk), padded here.
+    pub(crate) tail: &'a [u8],
     pub(crate) output: Output<'a>,
+}
+
+impl<const D: usize> FinishOp<'_, D> {
+    #[inline(always)]
+    fn words<L: Lanes>(c: &[u8]) -> [L; 4] {
+        let w = L::BYTES;
+        [
+            L::load(&c[..w]),
+            L::load(&c[w..2 * w]),
+            L::load(&c[2 * w..3 * w]),
+            L::load(&c[3 * w..4 * w]),
+        ]
+    }
 }
 
 impl<const D: usize> LaneOp for FinishOp<'_, D> {
@@ -372,7 +430,7 @@ impl<const D: usize> LaneOp for FinishOp<'_, D> {
             Output::Hash => L::zero(),
         };
         let chunk = 4 * L::BYTES;
-        let last = self.last.as_flattened();
+        let last = padded_words::<L>(self.tail);
         let h = match self.state {
             Some(st) => {
                 let mut r = Regs::<L>::load(st);
@@ -385,7 +443,7 @@ impl<const D: usize> LaneOp for FinishOp<'_, D> {
             }
             None => {
                 let (first, rest) = self.body.split_at(chunk);
-                let mut r = Regs::<L>::first_round(key, first);
+                let mut r = Regs::<L>::first_round(key, Self::words::<L>(first));
                 r.absorb(rest);
                 r.finish(last, &key.sk, extra)
             }

@@ -374,10 +374,16 @@ fn padded_words<L: Lanes>(tail: &[u8]) -> [L; 4] {
             } else {
                 let mut w = L::zero();
                 for l in 0..d {
-                    if start + 16 * l <= n {
-                        let b = L::broadcast(&padded_block(tail, j * d + l).to_le_bytes());
-                        w = w.xor(b.and(L::load(&LANE_MASK[64 * l..])));
-                    }
+                    let bs = start + 16 * l;
+                    let b = if bs + 16 <= n {
+                        // Straight from the message (no store on the way).
+                        L::broadcast(tail[bs..bs + 16].try_into().unwrap())
+                    } else if bs <= n {
+                        L::broadcast(&padded_block(tail, j * d + l).to_le_bytes())
+                    } else {
+                        continue;
+                    };
+                    w = w.xor(b.and(L::load(&LANE_MASK[64 * l..])));
                 }
                 *m = w;
             }

@@ -3,7 +3,8 @@
 //!
 //! Two groups per message size:
 //! * `lemac/ctx/<size>`: the key is expanded once; each iteration is one message with
-//!   `LeMacKey::mac` (one-shot, zero nonce). Peers: a keyed AEGIS MAC state cloned per message.
+//!   `LeMacKey::mac` (one-shot, zero nonce). Peers: a keyed AEGIS MAC state cloned per message;
+//!   the HiAE MACs of this workspace (one-shot, key + nonce initialization per message).
 //! * `lemac/keysetup/<size>`: each iteration derives the key and MACs one message. Peers:
 //!   `new(key)` per message.
 //!
@@ -89,6 +90,13 @@ fn bench(c: &mut Criterion) {
                 m.update(black_box(&data));
                 m.finalize()
             })
+        });
+        // HiAE's MAC initializes from key and nonce per message (no reusable keyed state).
+        g.bench_function("HiAE-MAC", |b| {
+            b.iter(|| hiae::mac::<hiae::Hiae>(&[0x42; 32], &NONCE, black_box(&data)))
+        });
+        g.bench_function("HiAEx4-MAC", |b| {
+            b.iter(|| hiae::mac::<hiae::HiaeX4>(&[0x42; 32], &NONCE, black_box(&data)))
         });
         g.finish();
 

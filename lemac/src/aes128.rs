@@ -25,9 +25,9 @@ const RCON: [u8; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x
 /// Multiplication by `x` in GF(2^8) of every byte (branch-free: the reduction mask comes from
 /// an arithmetic shift of the top bit).
 #[inline(always)]
-fn xtime(a: &Block) -> Block {
-    let mut o = [0u8; 16];
-    for i in 0..16 {
+fn xtime<const N: usize>(a: &[u8; N]) -> [u8; N] {
+    let mut o = [0u8; N];
+    for i in 0..N {
         let top = ((a[i] as i8) >> 7) as u8;
         o[i] = (a[i] << 1) ^ (top & 0x1b);
     }
@@ -36,51 +36,59 @@ fn xtime(a: &Block) -> Block {
 
 /// Byte `i` of each column replaced by byte `i + k` of the same column.
 #[inline(always)]
-fn rot(a: &Block, k: usize) -> Block {
-    let mut o = [0u8; 16];
-    for i in 0..16 {
+fn rot<const N: usize>(a: &[u8; N], k: usize) -> [u8; N] {
+    let mut o = [0u8; N];
+    for i in 0..N {
         o[i] = a[(i & !3) | ((i + k) & 3)];
     }
     o
 }
 
-/// AES MixColumns of a block: `b_i = 2 a_i ^ 3 a_{i+1} ^ a_{i+2} ^ a_{i+3}` per column.
 #[inline(always)]
-pub(crate) fn mix_columns(a: &Block) -> Block {
-    let a1 = rot(a, 1);
-    let x = xtime(&xor_block(a, &a1));
-    let r = xor_block(&rot(a, 2), &rot(a, 3));
-    xor_block(&xor_block(&x, &a1), &r)
+fn xor<const N: usize>(a: &[u8; N], b: &[u8; N]) -> [u8; N] {
+    let mut o = *a;
+    for i in 0..N {
+        o[i] ^= b[i];
+    }
+    o
 }
 
-/// AES InvMixColumns of a block: MixColumns after the `(5, 0, 4, 0)` circulant
+/// AES MixColumns of every column of `a` (one block or several side by side):
+/// `b_i = 2 a_i ^ 3 a_{i+1} ^ a_{i+2} ^ a_{i+3}`.
+#[inline(always)]
+pub(crate) fn mix_columns<const N: usize>(a: &[u8; N]) -> [u8; N] {
+    let a1 = rot(a, 1);
+    let x = xtime(&xor(a, &a1));
+    let r = xor(&rot(a, 2), &rot(a, 3));
+    xor(&xor(&x, &a1), &r)
+}
+
+/// AES InvMixColumns of every column of `a`: MixColumns after the `(5, 0, 4, 0)` circulant
 /// (Daemen–Rijmen, *The Design of Rijndael*, §4.1.3).
 #[inline(always)]
-pub(crate) fn inv_mix_columns(a: &Block) -> Block {
-    let t = xor_block(a, &rot(a, 2));
-    mix_columns(&xor_block(a, &xtime(&xtime(&t))))
+pub(crate) fn inv_mix_columns<const N: usize>(a: &[u8; N]) -> [u8; N] {
+    let t = xor(a, &rot(a, 2));
+    mix_columns(&xor(a, &xtime(&xtime(&t))))
 }
 
 /// XOR of two blocks.
 #[inline(always)]
 pub(crate) fn xor_block(a: &Block, b: &Block) -> Block {
-    let mut out = *a;
-    for (o, b) in out.iter_mut().zip(b) {
-        *o ^= b;
-    }
-    out
+    xor(a, b)
 }
 
 /// SubBytes of four bytes with one `AESL` (the diagonal trick above).
 #[inline(always)]
 fn sub_word<L: Lanes>(t: [u8; 4]) -> [u8; 4] {
-    let mut b = [0u8; 16];
-    for j in 0..4 {
-        for r in 0..4 {
-            b[4 * j + r] = t[(j + 4 - r) % 4];
-        }
-    }
-    let out = L::broadcast(&b).aesl().lane(0);
+    // Column j = (t[j], t[j-1], t[j-2], t[j-3]) = column 0 rotated by j bytes. Built as one
+    // integer, not byte by byte in memory (byte stores followed by a 16-byte load stall on
+    // store forwarding, and the key schedule is a serial chain of these).
+    let c0 = u32::from_le_bytes([t[0], t[3], t[2], t[1]]);
+    let b = u128::from(c0)
+        | (u128::from(c0.rotate_left(8)) << 32)
+        | (u128::from(c0.rotate_left(16)) << 64)
+        | (u128::from(c0.rotate_left(24)) << 96);
+    let out = L::broadcast(&b.to_le_bytes()).aesl().lane(0);
     [out[0], out[4], out[8], out[12]]
 }
 

@@ -534,11 +534,12 @@ impl<const D: usize> LaneOp for KeySetupOp<'_, D> {
         }
         let out = self.out;
         for (i, v) in x[..27].iter().enumerate() {
+            // All lanes of a word at once (64-byte rows vectorize well).
+            let mut row = [0u8; 64];
+            v.store(&mut row);
+            let row = aes128::inv_mix_columns(&row);
             let mut w: Word<D> = [[0; 16]; D];
-            store_word(*v, &mut w);
-            for b in &mut w {
-                *b = aes128::inv_mix_columns(b);
-            }
+            w.as_flattened_mut().copy_from_slice(&row[..16 * D]);
             if i < 9 {
                 out.init[i] = w;
             } else {

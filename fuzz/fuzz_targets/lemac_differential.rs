@@ -34,7 +34,11 @@ fn check<const D: usize>(key: &[u8; 16], nonce: &[u8; 16], cuts: &[usize], msg: 
         late.update(&msg[at..]);
         uh.update_bytes(&msg[at..]);
         assert_eq!(early.finalize_tag(), expected, "D={D} {backend} streaming");
-        assert_eq!(late.finalize_with_nonce(nonce), expected, "D={D} {backend} late nonce");
+        assert_eq!(
+            late.finalize_with_nonce(nonce),
+            expected,
+            "D={D} {backend} late nonce"
+        );
         let uh_out: [u8; 16] = lemac::universal_hash::UniversalHash::finalize(uh).into();
         assert_eq!(uh_out, h, "D={D} {backend} streaming uhash");
     }

@@ -29,7 +29,7 @@ fn dev_tests<M: Mac + KeyInit + digest::FixedOutputReset + Clone>(d: usize) {
         .unwrap();
         n += 1;
     }
-    assert!(n >= 257, "zero-nonce vectors: {n}");
+    assert!(n >= 257 || cfg!(miri), "zero-nonce vectors: {n}");
 }
 
 #[test]

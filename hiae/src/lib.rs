@@ -19,7 +19,7 @@ pub use aead;
 pub use aead::{AeadCore, AeadInOut, Error, Key, KeyInit, Nonce, Tag};
 pub use aes_lanes::{Backend, Unavailable};
 pub use digest;
-pub use mac::{GenericMac, HiaeMac, HiaeX2Mac, HiaeX4Mac, Mac, mac};
+pub use mac::{GenericMac, HiaeMac, HiaeX2Mac, HiaeX4Mac, Mac, mac, mac_with_backend};
 
 use aead::TagPosition;
 use aead::consts::{U16, U32};
@@ -140,7 +140,10 @@ macro_rules! define_cipher {
         impl $name {
             /// Creates an instance that runs on `backend`, or an error if this CPU (or build)
             /// cannot run it.
-            pub fn new_with_backend(key: &Key<Self>, backend: Backend) -> Result<Self, Unavailable> {
+            pub fn new_with_backend(
+                key: &Key<Self>,
+                backend: Backend,
+            ) -> Result<Self, Unavailable> {
                 Ok($name {
                     key: (*key).into(),
                     token: backend.token()?,
@@ -201,7 +204,8 @@ macro_rules! define_cipher {
                 associated_data: &[u8],
                 buffer: InOutBuf<'_, '_, u8>,
             ) -> Result<Tag<Self>, Error> {
-                encrypt_detached(self, &(*nonce).into(), associated_data, buffer).map(Tag::<Self>::from)
+                encrypt_detached(self, &(*nonce).into(), associated_data, buffer)
+                    .map(Tag::<Self>::from)
             }
 
             fn decrypt_inout_detached(
@@ -211,7 +215,13 @@ macro_rules! define_cipher {
                 buffer: InOutBuf<'_, '_, u8>,
                 tag: &Tag<Self>,
             ) -> Result<(), Error> {
-                decrypt_detached(self, &(*nonce).into(), associated_data, buffer, &(*tag).into())
+                decrypt_detached(
+                    self,
+                    &(*nonce).into(),
+                    associated_data,
+                    buffer,
+                    &(*tag).into(),
+                )
             }
         }
 

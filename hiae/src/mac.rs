@@ -30,13 +30,38 @@ use crate::{Hiae, HiaeX2, HiaeX4, MAX_LEN, Variant};
 /// assert_eq!(tag.len(), 16);
 /// ```
 pub fn mac<V: Variant>(key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16] {
-    assert!(data.len() as u64 <= MAX_LEN, "MAC input longer than 2^61 - 1 bytes");
+    assert!(
+        data.len() as u64 <= MAX_LEN,
+        "MAC input longer than 2^61 - 1 bytes"
+    );
     Token::detect().dispatch(MacOneShot::<V> {
         key,
         nonce,
         data,
         _v: PhantomData,
     })
+}
+
+/// [`mac`] on a chosen backend, or an error if this CPU cannot run it.
+///
+/// # Panics
+/// If `data` is longer than 2^61 − 1 bytes.
+pub fn mac_with_backend<V: Variant>(
+    backend: Backend,
+    key: &[u8; 32],
+    nonce: &[u8; 16],
+    data: &[u8],
+) -> Result<[u8; 16], Unavailable> {
+    assert!(
+        data.len() as u64 <= MAX_LEN,
+        "MAC input longer than 2^61 - 1 bytes"
+    );
+    Ok(backend.token()?.dispatch(MacOneShot::<V> {
+        key,
+        nonce,
+        data,
+        _v: PhantomData,
+    }))
 }
 
 /// Incremental HiAE-family MAC, generic over the variant; use the aliases [`HiaeMac`],

@@ -3,8 +3,8 @@
 
 use core::marker::PhantomData;
 
-use aes_lanes::{LaneOp, Lanes, MAX_LANES};
 use aead::inout::InOutBuf;
+use aes_lanes::{LaneOp, Lanes, MAX_LANES};
 
 use crate::Variant;
 use crate::state::{STATE_BYTES, State};
@@ -12,21 +12,25 @@ use crate::state::{STATE_BYTES, State};
 /// Out-of-place data is copied to the output in pieces of this size (a multiple of every
 /// chunk size) and then processed in place, so the output is never read before it is written
 /// and the copy stays in L1.
-const PIECE: usize = 4096;
+const PIECE: usize = 1024;
 
-/// Runs `f` on successive in-place pieces of `buf` (input copied to output first when the
-/// two are distinct).
+/// The end of the piece of `len` bytes that starts at `pos`.
 #[inline(always)]
-fn for_each_piece(buf: &mut InOutBuf<'_, '_, u8>, mut f: impl FnMut(&mut [u8])) {
-    let len = buf.len();
-    let mut pos = 0;
-    while pos < len {
-        let end = if len - pos > PIECE { pos + PIECE } else { len };
-        let (head, _) = buf.reborrow().split_at(end);
-        let (_, piece) = head.split_at(pos);
-        f(piece.into_out_with_copied_in());
-        pos = end;
-    }
+fn piece_end(pos: usize, len: usize) -> usize {
+    if len - pos > PIECE { pos + PIECE } else { len }
+}
+
+/// Bytes `pos..end` of `buf` as an in-place slice (input copied to output first when the two
+/// are distinct).
+///
+/// This is a plain function rather than a closure-taking helper on purpose: a closure would
+/// be compiled outside the backend's `#[target_feature]` entry point and turn every AES round
+/// into a call.
+#[inline(always)]
+fn piece<'a>(buf: &'a mut InOutBuf<'_, '_, u8>, pos: usize, end: usize) -> &'a mut [u8] {
+    let (head, _) = buf.reborrow().split_at(end);
+    let (_, piece) = head.split_at(pos);
+    piece.into_out_with_copied_in()
 }
 
 /// Whole-message encryption or decryption.
@@ -48,10 +52,11 @@ impl<V: Variant, const DECRYPT: bool> LaneOp for OneShot<'_, '_, '_, '_, '_, V, 
         st.absorb_padded(self.ad);
         let len = self.buf.len();
         let full = len - len % State::<L>::BLOCK;
-        let mut done = 0;
-        for_each_piece(self.buf, |piece| {
-            done += piece.len();
-            let (blocks, tail) = if done == len {
+        let mut pos = 0;
+        while pos < len {
+            let end = piece_end(pos, len);
+            let piece = piece(self.buf, pos, end);
+            let (blocks, tail) = if end == len {
                 piece.split_at_mut(piece.len() - (len - full))
             } else {
                 (piece, &mut [][..])
@@ -63,7 +68,8 @@ impl<V: Variant, const DECRYPT: bool> LaneOp for OneShot<'_, '_, '_, '_, '_, V, 
                 st.enc_blocks(blocks);
                 st.enc_partial(tail);
             }
-        });
+            pos = end;
+        }
         st.finalize(self.ad.len() as u64, len as u64)
     }
 }
@@ -265,7 +271,13 @@ impl<const DECRYPT: bool> StreamFn for Crypt<'_, '_, '_, DECRYPT> {
     #[inline(always)]
     fn call<L: Lanes>(self, core: &mut StreamCore, st: &mut State<L>) {
         core.start_msg(st);
-        for_each_piece(self.0, |piece| core.crypt(st, piece, DECRYPT));
+        let len = self.0.len();
+        let mut pos = 0;
+        while pos < len {
+            let end = piece_end(pos, len);
+            core.crypt(st, piece(self.0, pos, end), DECRYPT);
+            pos = end;
+        }
     }
 }
 

@@ -108,9 +108,11 @@ impl<L: Lanes> State<L> {
     /// Loads a state written by [`State::store_bytes`].
     #[inline(always)]
     pub(crate) fn load_bytes(bytes: &[u8; STATE_BYTES]) -> Self {
-        State {
-            s: core::array::from_fn(|i| L::load(&bytes[i * Self::BLOCK..])),
+        let mut s = [L::zero(); 16];
+        for (i, b) in s.iter_mut().enumerate() {
+            *b = L::load(&bytes[i * Self::BLOCK..]);
         }
+        State { s }
     }
 
     /// Serializes the state (block `i` at bytes `i·BLOCK ..`; the rest stays untouched).
@@ -162,7 +164,10 @@ impl<L: Lanes> State<L> {
     #[inline(always)]
     fn rotate1(&mut self) {
         let s = self.s;
-        self.s = core::array::from_fn(|i| s[(i + 1) % 16]);
+        self.s = [
+            s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13],
+            s[14], s[15], s[0],
+        ];
     }
 
     /// One `Update(x)` with rotation.
@@ -175,18 +180,13 @@ impl<L: Lanes> State<L> {
     /// `Diffuse(x0, x1)`: sixteen times `Update(x0); Update(x1)`.
     #[inline(always)]
     pub(crate) fn diffuse(&mut self, x0: L, x1: L) {
-        // Debug builds use the rolled form (same result: 32 rotations are the identity) so
-        // that unoptimized stack frames stay small.
-        #[cfg(debug_assertions)]
+        // Written rolled, with a real rotation per update: for hardware lanes LLVM unrolls
+        // the loop completely and the rotations become register renaming (the same code as
+        // the rotation-free form); for the bitsliced portable lanes it stays a loop, which
+        // keeps code size and compile time down. 32 rotations are the identity.
         for _ in 0..16 {
             self.update(x0);
             self.update(x1);
-        }
-        #[cfg(not(debug_assertions))]
-        for _ in 0..2 {
-            unroll16!(I => {
-                self.update_at::<I>(if I % 2 == 0 { x0 } else { x1 });
-            });
         }
     }
 
@@ -313,7 +313,10 @@ impl<L: Lanes> State<L> {
     /// all lanes.
     #[inline(always)]
     pub(crate) fn finalize(mut self, ad_len: u64, msg_len: u64) -> [u8; 16] {
-        let t = L::broadcast(&lengths_block(ad_len.wrapping_mul(8), msg_len.wrapping_mul(8)));
+        let t = L::broadcast(&lengths_block(
+            ad_len.wrapping_mul(8),
+            msg_len.wrapping_mul(8),
+        ));
         self.diffuse(t, t);
         self.block_sum().fold_xor()
     }

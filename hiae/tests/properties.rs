@@ -1,0 +1,310 @@
+//! Property tests. Case counts honour `PROPTEST_CASES` (default 64 per property here, kept
+//! moderate so the suite also runs under emulation and Miri).
+
+mod common;
+
+use aead::inout::InOutBuf;
+use aead::{AeadInOut, KeyInit};
+use common::NewWithBackend;
+use hiae::stream::{Decryptor, Encryptor, UnverifiedDecryptor};
+use hiae::{Backend, GenericMac, Hiae, HiaeX2, HiaeX4, Mac, Variant};
+use proptest::prelude::*;
+
+fn config() -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if cfg!(miri) { 2 } else { 64 });
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+/// Longest generated message / AD.
+const MAX: usize = if cfg!(miri) { 80 } else { 1200 };
+
+fn encrypt<V: Variant>(c: &V, nonce: &[u8; 16], ad: &[u8], msg: &[u8]) -> (Vec<u8>, [u8; 16]) {
+    let mut buf = msg.to_vec();
+    let tag = c
+        .encrypt_inout_detached(&(*nonce).into(), ad, buf.as_mut_slice().into())
+        .unwrap();
+    (buf, tag.into())
+}
+
+/// Splits `len` bytes into pieces of the sizes in `cuts` (cycled; zero-length pieces too).
+fn pieces(len: usize, cuts: &[usize]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    let mut i = 0;
+    while pos < len {
+        let n = if cuts.is_empty() {
+            len
+        } else {
+            cuts[i % cuts.len()]
+        };
+        let end = (pos + n).min(len);
+        out.push(pos..end);
+        pos = end;
+        i += 1;
+    }
+    out
+}
+
+fn backends_equal_portable<V: Variant + NewWithBackend>(
+    key: [u8; 32],
+    nonce: [u8; 16],
+    ad: &[u8],
+    msg: &[u8],
+) {
+    let p = V::with_backend(&key, Backend::Portable);
+    let (ct, tag) = encrypt(&p, &nonce, ad, msg);
+    let mac = hiae::mac_with_backend::<V>(Backend::Portable, &key, &nonce, msg).unwrap();
+    for b in Backend::available() {
+        let c = V::with_backend(&key, b);
+        assert_eq!(
+            encrypt(&c, &nonce, ad, msg),
+            (ct.clone(), tag),
+            "{} {b}",
+            V::NAME
+        );
+        assert_eq!(
+            hiae::mac_with_backend::<V>(b, &key, &nonce, msg).unwrap(),
+            mac
+        );
+        let mut buf = ct.clone();
+        c.decrypt_inout_detached(&nonce.into(), ad, buf.as_mut_slice().into(), &tag.into())
+            .unwrap();
+        assert_eq!(buf, msg);
+    }
+}
+
+fn streaming_equals_oneshot<V: Variant + NewWithBackend>(
+    key: [u8; 32],
+    nonce: [u8; 16],
+    ad: &[u8],
+    msg: &[u8],
+    ad_cuts: &[usize],
+    msg_cuts: &[usize],
+) {
+    let c = V::with_backend(&key, Backend::detect());
+    let (ct, tag) = encrypt(&c, &nonce, ad, msg);
+    let n = nonce.into();
+    let mut e = Encryptor::new(&c, &n);
+    for r in pieces(ad.len(), ad_cuts) {
+        e.update_ad(&ad[r]).unwrap();
+    }
+    let mut buf = msg.to_vec();
+    for r in pieces(msg.len(), msg_cuts) {
+        e.encrypt(&mut buf[r]).unwrap();
+    }
+    assert!(e.update_ad(b"late").is_err());
+    assert_eq!(buf, ct);
+    assert_eq!(<[u8; 16]>::from(e.finalize()), tag);
+
+    let mut out = vec![0u8; msg.len()];
+    let mut d = Decryptor::new(&c, &n, &mut out);
+    for r in pieces(ad.len(), ad_cuts) {
+        d.update_ad(&ad[r]).unwrap();
+    }
+    for r in pieces(ct.len(), msg_cuts) {
+        d.decrypt(&ct[r]).unwrap();
+    }
+    assert_eq!(d.finalize(&tag.into()).unwrap(), msg);
+
+    let mut d = UnverifiedDecryptor::new(&c, &n);
+    d.update_ad(ad).unwrap();
+    let mut buf = ct.clone();
+    let mut garbage = vec![0x3cu8; ct.len()];
+    for r in pieces(ct.len(), msg_cuts) {
+        d.decrypt_unverified_inout(InOutBuf::new(&buf[r.clone()], &mut garbage[r]).unwrap())
+            .unwrap();
+    }
+    d.verify(&tag.into()).unwrap();
+    assert_eq!(garbage, msg);
+    buf.clear();
+
+    let mut m = GenericMac::<V>::new_with_backend(&key, &nonce, Backend::detect()).unwrap();
+    for r in pieces(msg.len(), msg_cuts) {
+        m.update(&msg[r]);
+    }
+    assert_eq!(
+        <[u8; 16]>::from(m.finalize().into_bytes()),
+        hiae::mac::<V>(&key, &nonce, msg)
+    );
+}
+
+fn inplace_equals_outofplace<V: Variant + NewWithBackend>(
+    key: [u8; 32],
+    nonce: [u8; 16],
+    ad: &[u8],
+    msg: &[u8],
+    fill: u8,
+) {
+    for b in Backend::available() {
+        let c = V::with_backend(&key, b);
+        let (ct, tag) = encrypt(&c, &nonce, ad, msg);
+        let mut out = vec![fill; msg.len()];
+        let t = c
+            .encrypt_inout_detached(&nonce.into(), ad, InOutBuf::new(msg, &mut out).unwrap())
+            .unwrap();
+        assert_eq!((&out, <[u8; 16]>::from(t)), (&ct, tag));
+        let mut out = vec![fill; msg.len()];
+        c.decrypt_inout_detached(
+            &nonce.into(),
+            ad,
+            InOutBuf::new(&ct, &mut out).unwrap(),
+            &tag.into(),
+        )
+        .unwrap();
+        assert_eq!(out, msg);
+    }
+}
+
+fn bit_flip_fails<V: Variant + NewWithBackend>(
+    key: [u8; 32],
+    nonce: [u8; 16],
+    ad: &[u8],
+    msg: &[u8],
+    which: u8,
+    bit: usize,
+) {
+    let c = V::with_backend(&key, Backend::detect());
+    let (mut ct, mut tag) = encrypt(&c, &nonce, ad, msg);
+    let mut ad = ad.to_vec();
+    let mut nonce = nonce;
+    match which % 4 {
+        0 if !ct.is_empty() => {
+            let i = bit % (ct.len() * 8);
+            ct[i / 8] ^= 1 << (i % 8);
+        }
+        1 if !ad.is_empty() => {
+            let i = bit % (ad.len() * 8);
+            ad[i / 8] ^= 1 << (i % 8);
+        }
+        2 => {
+            let i = bit % 128;
+            nonce[i / 8] ^= 1 << (i % 8);
+        }
+        _ => {
+            let i = bit % 128;
+            tag[i / 8] ^= 1 << (i % 8);
+        }
+    }
+    let mut buf = ct.clone();
+    let r = c.decrypt_inout_detached(&nonce.into(), &ad, buf.as_mut_slice().into(), &tag.into());
+    assert!(r.is_err());
+    assert!(buf.iter().all(|&b| b == 0));
+    let mut out = vec![0x77u8; ct.len()];
+    let r = c.decrypt_inout_detached(
+        &nonce.into(),
+        &ad,
+        InOutBuf::new(&ct, &mut out).unwrap(),
+        &tag.into(),
+    );
+    assert!(r.is_err());
+    assert!(out.iter().all(|&b| b == 0));
+}
+
+macro_rules! props {
+    ($m:ident, $v:ty) => {
+        mod $m {
+            use super::*;
+            proptest! {
+                #![proptest_config(config())]
+
+                #[test]
+                fn backends_equal_portable(key: [u8; 32], nonce: [u8; 16],
+                        ad in proptest::collection::vec(any::<u8>(), 0..MAX / 4),
+                        msg in proptest::collection::vec(any::<u8>(), 0..MAX)) {
+                    super::backends_equal_portable::<$v>(key, nonce, &ad, &msg);
+                }
+
+                #[test]
+                fn streaming_equals_oneshot(key: [u8; 32], nonce: [u8; 16],
+                        ad in proptest::collection::vec(any::<u8>(), 0..MAX / 4),
+                        msg in proptest::collection::vec(any::<u8>(), 0..MAX),
+                        ad_cuts in proptest::collection::vec(0usize..80, 0..6),
+                        msg_cuts in proptest::collection::vec(0usize..300, 0..8)) {
+                    super::streaming_equals_oneshot::<$v>(key, nonce, &ad, &msg, &ad_cuts, &msg_cuts);
+                }
+
+                #[test]
+                fn inplace_equals_outofplace(key: [u8; 32], nonce: [u8; 16],
+                        ad in proptest::collection::vec(any::<u8>(), 0..64),
+                        msg in proptest::collection::vec(any::<u8>(), 0..MAX),
+                        fill: u8) {
+                    super::inplace_equals_outofplace::<$v>(key, nonce, &ad, &msg, fill);
+                }
+
+                #[test]
+                fn bit_flip_fails(key: [u8; 32], nonce: [u8; 16],
+                        ad in proptest::collection::vec(any::<u8>(), 0..64),
+                        msg in proptest::collection::vec(any::<u8>(), 0..MAX / 2),
+                        which: u8, bit: usize) {
+                    super::bit_flip_fails::<$v>(key, nonce, &ad, &msg, which, bit);
+                }
+            }
+        }
+    };
+}
+
+props!(hiae1, Hiae);
+props!(hiaex2, HiaeX2);
+props!(hiaex4, HiaeX4);
+
+/// aead's own dev checks (`pass_test` / `fail_test`) on a few vectors.
+#[test]
+fn aead_dev_checks() {
+    use aead::dev::{TestVector, fail_test, pass_test};
+    let f = common::load("hiae");
+    for v in f.official_vectors.iter().take(6) {
+        let key: &'static [u8] = Box::leak(common::h(&v.key).into_boxed_slice());
+        let nonce: &'static [u8] = Box::leak(common::h(&v.nonce).into_boxed_slice());
+        let aad: &'static [u8] = Box::leak(common::h(&v.ad).into_boxed_slice());
+        let pt: &'static [u8] = Box::leak(common::h(v.msg.as_deref().unwrap()).into_boxed_slice());
+        let mut ct = common::h(&v.ct);
+        ct.extend_from_slice(&common::h(&v.tag));
+        let ct: &'static [u8] = Box::leak(ct.into_boxed_slice());
+        let tv = TestVector {
+            key,
+            nonce,
+            aad,
+            plaintext: pt,
+            ciphertext: ct,
+        };
+        pass_test::<Hiae>(&tv).unwrap();
+        let mut bad = ct.to_vec();
+        bad[0] ^= 1;
+        let bad: &'static [u8] = Box::leak(bad.into_boxed_slice());
+        fail_test::<Hiae>(&TestVector {
+            ciphertext: bad,
+            ..tv
+        })
+        .unwrap();
+    }
+}
+
+/// Misuse and limits: errors, not panics.
+#[test]
+fn errors_not_panics() {
+    let c = Hiae::new(&[9; 32].into());
+    let n = [0u8; 16].into();
+    // Too-short combined ciphertext.
+    let mut short = vec![0u8; 5];
+    assert!(aead::AeadInOut::decrypt_in_place(&c, &n, b"", &mut short).is_err());
+    // Quarantine output too small: error, nothing written.
+    let mut out = [0u8; 4];
+    let mut d = Decryptor::new(&c, &n, &mut out);
+    assert!(d.decrypt(&[1; 5]).is_err());
+    drop(d);
+    // Dropping an unfinished quarantine wipes it.
+    let mut out = [0u8; 8];
+    let mut d = Decryptor::new(&c, &n, &mut out);
+    d.decrypt(&[0xff; 8]).unwrap();
+    drop(d);
+    assert_eq!(out, [0; 8]);
+    let _ = HiaeX2::new(&[0; 32].into());
+    let _ = HiaeX4::new(&[0; 32].into());
+}

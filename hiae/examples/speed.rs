@@ -4,8 +4,6 @@
 
 use std::time::Instant;
 
-use aead::AeadInOut;
-
 use hiae::{Backend, Hiae, HiaeX2, HiaeX4, Variant};
 
 fn run<V: Variant>(make: impl Fn(Backend) -> V, size: usize, filter: &str) {

@@ -78,7 +78,7 @@ impl<V: Variant> State<V> {
     }
 
     fn call<F: BlockFn>(&mut self, f: F) -> F::Out {
-        self.token.dispatch(BlockOp::<V, F> {
+        crate::dispatch_r32!(self.token, R32 => BlockOp::<V, F, R32> {
             state: &mut self.bytes,
             f,
             _v: PhantomData,
@@ -87,7 +87,7 @@ impl<V: Variant> State<V> {
 
     fn check_blocks(len: usize) {
         assert!(
-            len % V::BLOCK_SIZE == 0,
+            len.is_multiple_of(V::BLOCK_SIZE),
             "length must be a multiple of the block size"
         );
     }

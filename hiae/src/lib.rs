@@ -65,6 +65,30 @@ pub trait Variant:
     }
 }
 
+/// Whether the token's backend has 32 vector registers (selects the bulk loops that keep
+/// deferred XORs in registers).
+#[inline]
+pub(crate) fn regs32(token: Token) -> bool {
+    token.backend() == Backend::Vaes512
+}
+
+/// Dispatches `$op` on `$token` with the const `$r` (usable as a const generic argument in
+/// `$op`) set to [`regs32`]: each backend entry point then holds only the loops it uses
+/// (mixing both kinds of bulk loop in one function makes LLVM spill the state).
+macro_rules! dispatch_r32 {
+    ($token:expr, $r:ident => $op:expr) => {{
+        let token: aes_lanes::Token = $token;
+        if $crate::regs32(token) {
+            const $r: bool = true;
+            token.dispatch($op)
+        } else {
+            const $r: bool = false;
+            token.dispatch($op)
+        }
+    }};
+}
+pub(crate) use dispatch_r32;
+
 /// Checks the message / AD length limit.
 #[inline]
 fn check_len(len: usize) -> Result<(), Error> {
@@ -84,13 +108,15 @@ fn encrypt_detached<V: Variant>(
 ) -> Result<[u8; 16], Error> {
     check_len(ad.len())?;
     check_len(buf.len())?;
-    Ok(cipher.token().dispatch(ops::OneShot::<V, false> {
-        key: cipher.key_bytes(),
-        nonce,
-        ad,
-        buf: &mut buf,
-        _v: PhantomData,
-    }))
+    Ok(
+        dispatch_r32!(cipher.token(), R32 => ops::OneShot::<V, false, R32> {
+            key: cipher.key_bytes(),
+            nonce,
+            ad,
+            buf: &mut buf,
+            _v: PhantomData,
+        }),
+    )
 }
 
 /// Decrypts `buf` in one dispatch and verifies `tag`; on failure the output is zeroed.
@@ -105,7 +131,7 @@ fn decrypt_detached<V: Variant>(
         buf.get_out().fill(0);
         return Err(Error);
     }
-    let expected = cipher.token().dispatch(ops::OneShot::<V, true> {
+    let expected = dispatch_r32!(cipher.token(), R32 => ops::OneShot::<V, true, R32> {
         key: cipher.key_bytes(),
         nonce,
         ad,

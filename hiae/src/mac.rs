@@ -34,7 +34,7 @@ pub fn mac<V: Variant>(key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16
         data.len() as u64 <= MAX_LEN,
         "MAC input longer than 2^61 - 1 bytes"
     );
-    Token::detect().dispatch(MacOneShot::<V> {
+    crate::dispatch_r32!(Token::detect(), R32 => MacOneShot::<V, R32> {
         key,
         nonce,
         data,
@@ -56,12 +56,14 @@ pub fn mac_with_backend<V: Variant>(
         data.len() as u64 <= MAX_LEN,
         "MAC input longer than 2^61 - 1 bytes"
     );
-    Ok(backend.token()?.dispatch(MacOneShot::<V> {
-        key,
-        nonce,
-        data,
-        _v: PhantomData,
-    }))
+    Ok(
+        crate::dispatch_r32!(backend.token()?, R32 => MacOneShot::<V, R32> {
+            key,
+            nonce,
+            data,
+            _v: PhantomData,
+        }),
+    )
 }
 
 /// Incremental HiAE-family MAC, generic over the variant; use the aliases [`HiaeMac`],
@@ -142,7 +144,7 @@ impl<V: Variant> GenericMac<V> {
     }
 
     fn finish(&mut self) -> [u8; 16] {
-        self.token.dispatch(StreamOp::<V, _> {
+        crate::dispatch_r32!(self.token, R32 => StreamOp::<V, _, R32> {
             core: &mut self.core,
             f: FinishMac,
             _v: PhantomData,
@@ -198,7 +200,7 @@ impl<V: Variant> Update for GenericMac<V> {
         let total = self.core.ad_len.saturating_add(data.len() as u64);
         assert!(total <= MAX_LEN, "MAC input longer than 2^61 - 1 bytes");
         self.core.ad_len = total;
-        self.token.dispatch(StreamOp::<V, _> {
+        crate::dispatch_r32!(self.token, R32 => StreamOp::<V, _, R32> {
             core: &mut self.core,
             f: Absorb(data),
             _v: PhantomData,

@@ -34,7 +34,7 @@ fn piece<'a>(buf: &'a mut InOutBuf<'_, '_, u8>, pos: usize, end: usize) -> &'a m
 }
 
 /// Whole-message encryption or decryption.
-pub(crate) struct OneShot<'k, 'a, 'b, 'i, 'o, V, const DECRYPT: bool> {
+pub(crate) struct OneShot<'k, 'a, 'b, 'i, 'o, V, const DECRYPT: bool, const R32: bool> {
     pub key: &'k [u8; 32],
     pub nonce: &'k [u8; 16],
     pub ad: &'a [u8],
@@ -42,13 +42,17 @@ pub(crate) struct OneShot<'k, 'a, 'b, 'i, 'o, V, const DECRYPT: bool> {
     pub _v: PhantomData<V>,
 }
 
-impl<V: Variant, const DECRYPT: bool> LaneOp for OneShot<'_, '_, '_, '_, '_, V, DECRYPT> {
+impl<V: Variant, const DECRYPT: bool, const R32: bool> LaneOp
+    for OneShot<'_, '_, '_, '_, '_, V, DECRYPT, R32>
+{
     const LANES: usize = V::LANES;
     type Output = [u8; 16];
 
     #[inline(always)]
     fn run<L: Lanes>(self) -> [u8; 16] {
-        let mut st = State::<L>::new(self.key, self.nonce);
+        // The deferred-XOR absorb loop is for the MAC only: next to the encryption or
+        // decryption loop in one function it makes LLVM spill the state.
+        let mut st = State::<L>::new(self.key, self.nonce, false);
         st.absorb_padded(self.ad);
         let len = self.buf.len();
         let full = len - len % State::<L>::BLOCK;
@@ -75,20 +79,20 @@ impl<V: Variant, const DECRYPT: bool> LaneOp for OneShot<'_, '_, '_, '_, '_, V, 
 }
 
 /// One-shot MAC.
-pub(crate) struct MacOneShot<'k, 'a, V> {
+pub(crate) struct MacOneShot<'k, 'a, V, const R32: bool> {
     pub key: &'k [u8; 32],
     pub nonce: &'k [u8; 16],
     pub data: &'a [u8],
     pub _v: PhantomData<V>,
 }
 
-impl<V: Variant> LaneOp for MacOneShot<'_, '_, V> {
+impl<V: Variant, const R32: bool> LaneOp for MacOneShot<'_, '_, V, R32> {
     const LANES: usize = V::LANES;
     type Output = [u8; 16];
 
     #[inline(always)]
     fn run<L: Lanes>(self) -> [u8; 16] {
-        let mut st = State::<L>::new(self.key, self.nonce);
+        let mut st = State::<L>::new(self.key, self.nonce, R32);
         st.absorb_padded(self.data);
         st.finalize_mac(self.data.len() as u64)
     }
@@ -240,7 +244,7 @@ impl<V: Variant> LaneOp for StreamInit<'_, '_, V> {
 
     #[inline(always)]
     fn run<L: Lanes>(self) {
-        State::<L>::new(self.key, self.nonce).store_bytes(&mut self.core.state);
+        State::<L>::new(self.key, self.nonce, false).store_bytes(&mut self.core.state);
     }
 }
 
@@ -307,20 +311,20 @@ impl StreamFn for FinishMac {
 }
 
 /// Dispatches a [`StreamFn`]: loads the state, runs it, stores the state.
-pub(crate) struct StreamOp<'c, V, F> {
+pub(crate) struct StreamOp<'c, V, F, const R32: bool> {
     pub core: &'c mut StreamCore,
     pub f: F,
     pub _v: PhantomData<V>,
 }
 
-impl<V: Variant, F: StreamFn> LaneOp for StreamOp<'_, V, F> {
+impl<V: Variant, F: StreamFn, const R32: bool> LaneOp for StreamOp<'_, V, F, R32> {
     const LANES: usize = V::LANES;
     type Output = F::Out;
 
     #[inline(always)]
     fn run<L: Lanes>(self) -> F::Out {
         let core = self.core;
-        let mut st = State::<L>::load_bytes(&core.state);
+        let mut st = State::<L>::load_bytes(&core.state, R32);
         let out = self.f.call(core, &mut st);
         st.store_bytes(&mut core.state);
         out
@@ -372,19 +376,19 @@ block_fn! {
 }
 
 /// Dispatches a [`BlockFn`] on a serialized state.
-pub(crate) struct BlockOp<'s, V, F> {
+pub(crate) struct BlockOp<'s, V, F, const R32: bool> {
     pub state: &'s mut [u8; STATE_BYTES],
     pub f: F,
     pub _v: PhantomData<V>,
 }
 
-impl<V: Variant, F: BlockFn> LaneOp for BlockOp<'_, V, F> {
+impl<V: Variant, F: BlockFn, const R32: bool> LaneOp for BlockOp<'_, V, F, R32> {
     const LANES: usize = V::LANES;
     type Output = F::Out;
 
     #[inline(always)]
     fn run<L: Lanes>(self) -> F::Out {
-        let mut st = State::<L>::load_bytes(self.state);
+        let mut st = State::<L>::load_bytes(self.state, R32);
         let out = self.f.call(&mut st);
         st.store_bytes(self.state);
         out

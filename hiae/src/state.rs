@@ -41,6 +41,11 @@ macro_rules! unroll16 {
 #[derive(Clone, Copy)]
 pub(crate) struct State<L: Lanes> {
     s: [L; 16],
+    /// The backend has 32 vector registers (AVX-512): the one-lane absorb loop keeps deferred
+    /// XORs in registers (fewer vector operations, more live values). Measured: +5% for
+    /// the HiAE MAC; the same idea for encryption, decryption and wider lanes made LLVM
+    /// spill the state, so those keep the plain form.
+    regs32: bool,
 }
 
 /// `LE64(a) || LE64(b)` as a 16-byte block.
@@ -60,7 +65,7 @@ impl<L: Lanes> State<L> {
 
     /// `Init(key, nonce)` (version C), with the per-lane context block for `LANES > 1`.
     #[inline(always)]
-    pub(crate) fn new(key: &[u8; 32], nonce: &[u8; 16]) -> Self {
+    pub(crate) fn new(key: &[u8; 32], nonce: &[u8; 16], regs32: bool) -> Self {
         let mut k0b = [0u8; 16];
         let mut k1b = [0u8; 16];
         k0b.copy_from_slice(&key[..16]);
@@ -100,19 +105,19 @@ impl<L: Lanes> State<L> {
                 *b = b.xor(ctx);
             }
         }
-        let mut st = State { s };
+        let mut st = State { s, regs32 };
         st.diffuse(k0, k1);
         st
     }
 
     /// Loads a state written by [`State::store_bytes`].
     #[inline(always)]
-    pub(crate) fn load_bytes(bytes: &[u8; STATE_BYTES]) -> Self {
+    pub(crate) fn load_bytes(bytes: &[u8; STATE_BYTES], regs32: bool) -> Self {
         let mut s = [L::zero(); 16];
         for (i, b) in s.iter_mut().enumerate() {
             *b = L::load(&bytes[i * Self::BLOCK..]);
         }
-        State { s }
+        State { s, regs32 }
     }
 
     /// Serializes the state (block `i` at bytes `i·BLOCK ..`; the rest stays untouched).
@@ -201,11 +206,32 @@ impl<L: Lanes> State<L> {
     pub(crate) fn absorb_blocks(&mut self, data: &[u8]) {
         debug_assert_eq!(data.len() % Self::BLOCK, 0);
         let mut chunks = data.chunks_exact(Self::CHUNK);
-        for chunk in &mut chunks {
-            let chunk = &chunk[..Self::CHUNK];
-            unroll16!(I => {
-                self.update_at::<I>(L::load(&chunk[I * Self::BLOCK..]));
-            });
+        if self.regs32 && L::LANES == 1 {
+            // Deferred form (one lane only; wider lanes spill): the `S13 ^= x` of update i is kept aside in `p[i+13]` and folded
+            // into that block together with its next input (`S3` role, ten updates later),
+            // as one three-way XOR. Blocks 3..=12 carry a pending value between chunks.
+            let mut p = [L::zero(); 16];
+            for chunk in &mut chunks {
+                let chunk = &chunk[..Self::CHUNK];
+                unroll16!(I => {
+                    let x = L::load(&chunk[I * Self::BLOCK..]);
+                    let s = &mut self.s;
+                    let t = s[I].xor(s[(I + 1) % 16]).aes_round(x);
+                    s[(I + 3) % 16] = s[(I + 3) % 16].xor3(p[(I + 3) % 16], x);
+                    p[(I + 13) % 16] = x;
+                    s[I] = s[(I + 13) % 16].aes_round(t);
+                });
+            }
+            for j in 3..=12 {
+                self.s[j] = self.s[j].xor(p[j]);
+            }
+        } else {
+            for chunk in &mut chunks {
+                let chunk = &chunk[..Self::CHUNK];
+                unroll16!(I => {
+                    self.update_at::<I>(L::load(&chunk[I * Self::BLOCK..]));
+                });
+            }
         }
         for block in chunks.remainder().chunks_exact(Self::BLOCK) {
             self.update(L::load(block));

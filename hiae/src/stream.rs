@@ -96,7 +96,7 @@ impl<V: Variant> Session<V> {
         }
         self.core.ad_len = total;
         if !ad.is_empty() {
-            self.token.dispatch(StreamOp::<V, _> {
+            crate::dispatch_r32!(self.token, R32 => StreamOp::<V, _, R32> {
                 core: &mut self.core,
                 f: Absorb(ad),
                 _v: PhantomData,
@@ -112,13 +112,13 @@ impl<V: Variant> Session<V> {
         }
         self.core.msg_len = total;
         if decrypt {
-            self.token.dispatch(StreamOp::<V, _> {
+            crate::dispatch_r32!(self.token, R32 => StreamOp::<V, _, R32> {
                 core: &mut self.core,
                 f: Crypt::<true>(&mut buf),
                 _v: PhantomData,
             });
         } else {
-            self.token.dispatch(StreamOp::<V, _> {
+            crate::dispatch_r32!(self.token, R32 => StreamOp::<V, _, R32> {
                 core: &mut self.core,
                 f: Crypt::<false>(&mut buf),
                 _v: PhantomData,
@@ -128,7 +128,7 @@ impl<V: Variant> Session<V> {
     }
 
     fn finalize(&mut self) -> [u8; 16] {
-        let tag = self.token.dispatch(StreamOp::<V, _> {
+        let tag = crate::dispatch_r32!(self.token, R32 => StreamOp::<V, _, R32> {
             core: &mut self.core,
             f: Finish,
             _v: PhantomData,

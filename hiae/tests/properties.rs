@@ -3,8 +3,8 @@
 
 mod common;
 
+use aead::KeyInit;
 use aead::inout::InOutBuf;
-use aead::{AeadInOut, KeyInit};
 use common::NewWithBackend;
 use hiae::stream::{Decryptor, Encryptor, UnverifiedDecryptor};
 use hiae::{Backend, GenericMac, Hiae, HiaeX2, HiaeX4, Mac, Variant};

@@ -222,8 +222,8 @@ impl<L: Lanes> State<L> {
                     s[I] = s[(I + 13) % 16].aes_round(t);
                 });
             }
-            for j in 3..=12 {
-                self.s[j] = self.s[j].xor(p[j]);
+            for (b, q) in self.s[3..=12].iter_mut().zip(&p[3..=12]) {
+                *b = b.xor(*q);
             }
         } else {
             for chunk in &mut chunks {

@@ -1,4 +1,6 @@
 //! Library part of the `aeadfast` tool: the pieces the binary, the benches and the fuzz
 //! targets share.
 
+pub mod aes128_bulk;
+
 pub mod format;

@@ -21,22 +21,32 @@ use crate::Lanes;
 #[derive(Clone, Copy)]
 pub struct Wide<L, const N: usize>(pub [L; N]);
 
+// No `array::map`/`array::from_fn` here: their out-of-line instances would be compiled
+// without the backend's target features, turning each lane operation into a call. Plain loops
+// over fixed-size arrays inline completely; indexed loops (rather than `zip` over by-value
+// array iterators) keep the loop bodies free of iterator state that may not be inlined.
+#[allow(clippy::needless_range_loop)]
 impl<L: Lanes, const N: usize> Wide<L, N> {
     #[inline(always)]
     fn map(self, f: impl Fn(L) -> L) -> Self {
-        Wide(self.0.map(f))
+        let mut out = self.0;
+        for o in out.iter_mut() {
+            *o = f(*o);
+        }
+        Wide(out)
     }
 
     #[inline(always)]
     fn zip(self, other: Self, f: impl Fn(L, L) -> L) -> Self {
         let mut out = self.0;
-        for (o, b) in out.iter_mut().zip(other.0) {
-            *o = f(*o, b);
+        for i in 0..N {
+            out[i] = f(out[i], other.0[i]);
         }
         Wide(out)
     }
 }
 
+#[allow(clippy::needless_range_loop)]
 impl<L: Lanes, const N: usize> Lanes for Wide<L, N> {
     const LANES: usize = N * L::LANES;
 
@@ -48,14 +58,18 @@ impl<L: Lanes, const N: usize> Lanes for Wide<L, N> {
     #[inline(always)]
     fn load(src: &[u8]) -> Self {
         let src = &src[..Self::BYTES];
-        Wide(core::array::from_fn(|i| L::load(&src[i * L::BYTES..])))
+        let mut out = [L::zero(); N];
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = L::load(&src[i * L::BYTES..]);
+        }
+        Wide(out)
     }
 
     #[inline(always)]
     fn store(self, dst: &mut [u8]) {
         let dst = &mut dst[..Self::BYTES];
-        for (i, part) in self.0.into_iter().enumerate() {
-            part.store(&mut dst[i * L::BYTES..]);
+        for i in 0..N {
+            self.0[i].store(&mut dst[i * L::BYTES..]);
         }
     }
 
@@ -77,8 +91,8 @@ impl<L: Lanes, const N: usize> Lanes for Wide<L, N> {
     #[inline(always)]
     fn xor3(self, b: Self, c: Self) -> Self {
         let mut out = self.0;
-        for ((o, b), c) in out.iter_mut().zip(b.0).zip(c.0) {
-            *o = o.xor3(b, c);
+        for i in 0..N {
+            out[i] = out[i].xor3(b.0[i], c.0[i]);
         }
         Wide(out)
     }

@@ -109,14 +109,20 @@ fn bench(c: &mut Criterion) {
         let msg = input(size);
         let mut out = vec![0u8; size];
         g.bench_function(PEER, |b| {
-            b.iter(|| hiae_peer::encrypt_into(black_box(&msg), b"", &KEY, &NONCE, &mut out).unwrap())
+            b.iter(|| {
+                hiae_peer::encrypt_into(black_box(&msg), b"", &KEY, &NONCE, &mut out).unwrap()
+            })
         });
         let mut buf = input(size);
         g.bench_function("AEGIS-128L", |b| {
-            b.iter(|| Aegis128L::<16>::new(&key16, &NONCE).encrypt_in_place(black_box(&mut buf), b""))
+            b.iter(|| {
+                Aegis128L::<16>::new(&key16, &NONCE).encrypt_in_place(black_box(&mut buf), b"")
+            })
         });
         g.bench_function("AEGIS-128X4", |b| {
-            b.iter(|| Aegis128X4::<16>::new(&key16, &NONCE).encrypt_in_place(black_box(&mut buf), b""))
+            b.iter(|| {
+                Aegis128X4::<16>::new(&key16, &NONCE).encrypt_in_place(black_box(&mut buf), b"")
+            })
         });
         let nonce12 = aead::Nonce::<aes_gcm::Aes256Gcm>::from([0x24u8; 12]);
         g.bench_function("AES-256-GCM", |b| {
@@ -138,14 +144,21 @@ fn bench(c: &mut Criterion) {
         }
         let (pct, ptag) = hiae_peer::encrypt(&msg, b"", &KEY, &NONCE).unwrap();
         g.bench_function(PEER, |b| {
-            b.iter(|| hiae_peer::decrypt_into(black_box(&pct), &ptag, b"", &KEY, &NONCE, &mut out).unwrap())
+            b.iter(|| {
+                hiae_peer::decrypt_into(black_box(&pct), &ptag, b"", &KEY, &NONCE, &mut out)
+                    .unwrap()
+            })
         });
         let mut lct = msg.clone();
         let ltag = Aegis128L::<16>::new(&key16, &NONCE).encrypt_in_place(&mut lct, b"");
         g.bench_function("AEGIS-128L", |b| {
             b.iter_batched_ref(
                 || lct.clone(),
-                |buf| Aegis128L::<16>::new(&key16, &NONCE).decrypt_in_place(buf, &ltag, b"").unwrap(),
+                |buf| {
+                    Aegis128L::<16>::new(&key16, &NONCE)
+                        .decrypt_in_place(buf, &ltag, b"")
+                        .unwrap()
+                },
                 BatchSize::SmallInput,
             )
         });
@@ -154,7 +167,11 @@ fn bench(c: &mut Criterion) {
         g.bench_function("AEGIS-128X4", |b| {
             b.iter_batched_ref(
                 || xct.clone(),
-                |buf| Aegis128X4::<16>::new(&key16, &NONCE).decrypt_in_place(buf, &xtag, b"").unwrap(),
+                |buf| {
+                    Aegis128X4::<16>::new(&key16, &NONCE)
+                        .decrypt_in_place(buf, &xtag, b"")
+                        .unwrap()
+                },
                 BatchSize::SmallInput,
             )
         });

@@ -13,9 +13,9 @@ pub const SIZES: [usize; 6] = [64, 256, 1 << 10, 8 << 10, 64 << 10, 1 << 20];
 
 /// A human label for a size: `64B`, `1KiB`, `1MiB`.
 pub fn size_label(size: usize) -> String {
-    if size >= 1 << 20 && size % (1 << 20) == 0 {
+    if size >= 1 << 20 && size.is_multiple_of(1 << 20) {
         format!("{}MiB", size >> 20)
-    } else if size >= 1 << 10 && size % (1 << 10) == 0 {
+    } else if size >= 1 << 10 && size.is_multiple_of(1 << 10) {
         format!("{}KiB", size >> 10)
     } else {
         format!("{size}B")

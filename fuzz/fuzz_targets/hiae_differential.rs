@@ -5,7 +5,6 @@
 //! streaming, then 32-byte key, 16-byte nonce, AD, and the rest is the message.
 #![no_main]
 
-use hiae::aead::AeadInOut;
 use hiae::stream::Encryptor;
 use hiae::{Backend, Hiae, HiaeX2, HiaeX4, Variant};
 use libfuzzer_sys::fuzz_target;
@@ -30,12 +29,16 @@ fn check<V: Make>(key: &[u8; 32], nonce: &[u8; 16], ad: &[u8], msg: &[u8], step:
     let n = (*nonce).into();
     let p = V::make(key, Backend::Portable);
     let mut ct = msg.to_vec();
-    let tag = p.encrypt_inout_detached(&n, ad, ct.as_mut_slice().into()).unwrap();
+    let tag = p
+        .encrypt_inout_detached(&n, ad, ct.as_mut_slice().into())
+        .unwrap();
     let mac = hiae::mac_with_backend::<V>(Backend::Portable, key, nonce, msg).unwrap();
     for b in Backend::available() {
         let c = V::make(key, b);
         let mut buf = msg.to_vec();
-        let t = c.encrypt_inout_detached(&n, ad, buf.as_mut_slice().into()).unwrap();
+        let t = c
+            .encrypt_inout_detached(&n, ad, buf.as_mut_slice().into())
+            .unwrap();
         assert_eq!((&buf, &t), (&ct, &tag), "{} encrypt on {b}", V::NAME);
 
         let mut e = Encryptor::new(&c, &n);
@@ -44,14 +47,29 @@ fn check<V: Make>(key: &[u8; 32], nonce: &[u8; 16], ad: &[u8], msg: &[u8], step:
         for piece in buf.chunks_mut(step) {
             e.encrypt(piece).unwrap();
         }
-        assert_eq!((&buf, &e.finalize()), (&ct, &tag), "{} stream on {b}", V::NAME);
+        assert_eq!(
+            (&buf, &e.finalize()),
+            (&ct, &tag),
+            "{} stream on {b}",
+            V::NAME
+        );
 
         let mut out = vec![0u8; ct.len()];
-        c.decrypt_inout_detached(&n, ad, hiae::aead::inout::InOutBuf::new(&ct, &mut out).unwrap(), &tag)
-            .unwrap();
+        c.decrypt_inout_detached(
+            &n,
+            ad,
+            hiae::aead::inout::InOutBuf::new(&ct, &mut out).unwrap(),
+            &tag,
+        )
+        .unwrap();
         assert_eq!(out, msg, "{} decrypt on {b}", V::NAME);
 
-        assert_eq!(hiae::mac_with_backend::<V>(b, key, nonce, msg).unwrap(), mac, "{} MAC on {b}", V::NAME);
+        assert_eq!(
+            hiae::mac_with_backend::<V>(b, key, nonce, msg).unwrap(),
+            mac,
+            "{} MAC on {b}",
+            V::NAME
+        );
     }
 }
 

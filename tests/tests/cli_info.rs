@@ -11,7 +11,11 @@ fn info_reports_detected_backend() {
     let selected = format!("AES lane backend selected:   {}", Backend::detect().name());
     assert!(stdout.contains(&selected), "{stdout}");
     for b in Backend::available() {
-        assert!(stdout.contains(b.name()), "{} missing in:\n{stdout}", b.name());
+        assert!(
+            stdout.contains(b.name()),
+            "{} missing in:\n{stdout}",
+            b.name()
+        );
     }
 }
 

@@ -23,8 +23,18 @@ fn cpu_features() -> Vec<Feature> {
         };
     }
     features!(
-        "sse2", "ssse3", "sse4.1", "aes", "pclmulqdq", "avx", "avx2", "vaes", "vpclmulqdq",
-        "avx512f", "avx512vl", "avx512bw"
+        "sse2",
+        "ssse3",
+        "sse4.1",
+        "aes",
+        "pclmulqdq",
+        "avx",
+        "avx2",
+        "vaes",
+        "vpclmulqdq",
+        "avx512f",
+        "avx512vl",
+        "avx512bw"
     )
 }
 
@@ -49,7 +59,11 @@ fn cpu_features() -> Vec<Feature> {
 /// Prints the report.
 pub fn run(_args: &Args) -> anyhow::Result<ExitCode> {
     println!("aeadfast {}", env!("CARGO_PKG_VERSION"));
-    println!("target: {}-{}", std::env::consts::ARCH, std::env::consts::OS);
+    println!(
+        "target: {}-{}",
+        std::env::consts::ARCH,
+        std::env::consts::OS
+    );
     let features = cpu_features();
     if !features.is_empty() {
         let line: Vec<String> = features

@@ -2,7 +2,7 @@
 //! context), which is robust on a shared, noisy machine. Criterion figures come from
 //! `cargo bench -p aeadfast-benches --bench lemac`.
 //!
-//! `cargo run --release -p lemac --example speed [filter]`
+//! `cargo run --release -p lemac --example lemac_speed [filter]`
 
 use std::hint::black_box;
 use std::time::Instant;

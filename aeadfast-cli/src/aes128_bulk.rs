@@ -50,6 +50,16 @@ pub fn encrypt_records(token: Token, keys: &[u8], plains: &[u8], out: &mut [u8])
     }
 }
 
+/// The kernel [`encrypt_records`] runs with `token`, e.g. `"VAES-AVX2, 2 × 4 records
+/// interleaved"`.
+pub fn implementation_name(token: Token) -> String {
+    let g = match token.backend() {
+        Backend::Vaes512 => 6,
+        _ => 2,
+    };
+    format!("{}, {g} × 4 records interleaved", token.backend().name())
+}
+
 /// The kernel: `G` interleaved lane values of 4 records each.
 struct Kernel<'a, const G: usize> {
     keys: &'a [u8],

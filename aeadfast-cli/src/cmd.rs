@@ -1,5 +1,7 @@
 //! One module per subcommand.
 
+pub mod aes128;
+pub mod bench;
 pub mod crypt;
 pub mod files;
 pub mod hiae_file;
@@ -17,4 +19,50 @@ pub fn exit_status(e: &anyhow::Error) -> u8 {
                 .is_some_and(aeadfast_cli::format::FormatError::is_verification)
     });
     if verification { 1 } else { 2 }
+}
+
+/// Parses a byte count: decimal digits with an optional suffix `k`/`K` (× 1024), `m`/`M`
+/// (× 1024²) or `g`/`G` (× 1024³), as fastAES's `-c` does.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let (digits, shift) = match s.as_bytes().last() {
+        Some(b'k' | b'K') => (&s[..s.len() - 1], 10),
+        Some(b'm' | b'M') => (&s[..s.len() - 1], 20),
+        Some(b'g' | b'G') => (&s[..s.len() - 1], 30),
+        _ => (s, 0),
+    };
+    let bad = || format!("'{s}' is not a size: expected digits with an optional k, M or G suffix");
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let n: u64 = digits.parse().map_err(|_| bad())?;
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("size '{s}' is too large"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("48"), Ok(48));
+        assert_eq!(parse_size("1k"), Ok(1024));
+        assert_eq!(parse_size("1K"), Ok(1024));
+        assert_eq!(parse_size("3m"), Ok(3 << 20));
+        assert_eq!(parse_size("2G"), Ok(2 << 30));
+        assert_eq!(parse_size("0"), Ok(0));
+        for bad in [
+            "",
+            "k",
+            "1.5k",
+            "-1",
+            "1kb",
+            " 1",
+            "1T",
+            "99999999999999999999",
+        ] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+        assert!(parse_size("17179869184G").is_err());
+    }
 }

@@ -38,6 +38,14 @@ enum Command {
     ///
     /// Example: `aeadfast sum *.iso > SUMS; aeadfast sum -c SUMS`
     Sum(cmd::sum::Args),
+    /// fastAES's workload: one AES-128 key per 16-byte record (`gen`, `bench`).
+    ///
+    /// Example: `aeadfast aes128 gen -n big -s 100000000; aeadfast aes128 bench -n big`
+    Aes128(cmd::aes128::Args),
+    /// Throughput table (Gbps) of every algorithm and backend on this CPU.
+    ///
+    /// Example: `aeadfast bench --algo hiae,lemac --size 64,1K --time 0.1`
+    Bench(cmd::bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +56,8 @@ fn main() -> ExitCode {
         Command::Encrypt(args) => cmd::crypt::encrypt(&args),
         Command::Decrypt(args) => cmd::crypt::decrypt(&args),
         Command::Sum(args) => cmd::sum::run(&args),
+        Command::Aes128(args) => cmd::aes128::run(&args),
+        Command::Bench(args) => cmd::bench::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -1,4 +1,5 @@
-//! Memory-mapped reading for `aeadfast sum`: the one place the CLI uses `unsafe`.
+//! Memory-mapped reading for `aeadfast sum` and `aeadfast aes128 bench`: the one place the CLI
+//! uses `unsafe`.
 #![allow(unsafe_code)]
 
 use std::fs::File;
@@ -9,19 +10,29 @@ use memmap2::{Mmap, MmapOptions};
 /// Maps `len` bytes of `file` from `offset`, read-only, with the pages faulted in up front
 /// (`MAP_POPULATE` on Linux: one kernel pass instead of a page fault per 4 KiB).
 pub fn map(file: &File, offset: u64, len: usize) -> io::Result<Mmap> {
+    map_with(file, offset, len, true)
+}
+
+/// Like [`map`], but the pages are mapped as they are first read (several threads reading
+/// different parts then share the work).
+pub fn map_lazy(file: &File, offset: u64, len: usize) -> io::Result<Mmap> {
+    map_with(file, offset, len, false)
+}
+
+fn map_with(file: &File, offset: u64, len: usize, populate: bool) -> io::Result<Mmap> {
+    let mut opts = MmapOptions::new();
+    opts.offset(offset).len(len);
+    if populate {
+        opts.populate();
+    }
     // SAFETY: memmap2 requires that the mapped file is not modified or truncated while the
     // map lives, which no process can promise for an ordinary file. What can happen: if
-    // another process writes to the file while it is being checksummed, the checksum covers a
-    // mix of old and new bytes — exactly what `read()`-based tools like sha256sum produce in
-    // that case, and the next run shows the change; if the file is truncated meanwhile, the
-    // process gets SIGBUS and dies with a non-zero status, so no wrong checksum is printed as
-    // good. The map is read-only, private to this call, never handed out beyond the hash
-    // call, and no Rust reference into it outlives it; for a checksum tool that is acceptable.
-    unsafe {
-        MmapOptions::new()
-            .offset(offset)
-            .len(len)
-            .populate()
-            .map(file)
-    }
+    // another process writes to the file while it is being read, the result (a checksum, or
+    // the ciphertexts of `aes128 bench`) covers a mix of old and new bytes — exactly what
+    // `read()`-based tools like sha256sum produce in that case, and the next run shows the
+    // change; if the file is truncated meanwhile, the process gets SIGBUS and dies with a
+    // non-zero status, so no wrong result is printed as good. The map is read-only, private
+    // to its caller, and no Rust reference into it outlives it; for a checksum and a
+    // benchmark tool that is acceptable.
+    unsafe { opts.map(file) }
 }

@@ -25,3 +25,36 @@ fn unknown_subcommand_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(!out.stderr.is_empty());
 }
+
+#[test]
+fn info_reports_each_algorithms_implementation() {
+    let out = aeadfast(&["info"]);
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let line = |name: &str| {
+        stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(name))
+            .unwrap_or_else(|| panic!("no line for {name} in:\n{stdout}"))
+            .to_string()
+    };
+    let lanes = Backend::detect().name();
+    for name in ["HiAEx2", "HiAEx4", "LeMacX2", "LeMacX4"] {
+        assert!(line(name).ends_with(lanes), "{}", line(name));
+    }
+    assert!(line("HiAE ").ends_with(hiae::implementation_name()));
+    let lemac = lemac::LeMacKey::new(&[0; 16]);
+    assert!(line("LeMac ").ends_with(lemac.implementation_name()));
+    let gift = gift_cofb::Backend::detect();
+    let batch = line("GIFT-COFB (batch)");
+    assert!(batch.contains(gift.name()), "{batch}");
+    assert!(batch.contains(gift.implementation_name()), "{batch}");
+    let single = line("GIFT-COFB (single)");
+    let expect = if gift == gift_cofb::Backend::Avx512 {
+        "avx512"
+    } else {
+        "portable"
+    };
+    assert!(single.contains(expect), "{single}");
+    assert!(line("AES-128 bulk").contains(lanes));
+}

@@ -332,6 +332,16 @@ fn human(size: u64) -> String {
     }
 }
 
+/// `v` with at least two decimals and three significant digits (slow backends stay readable).
+fn three_digits(v: f64) -> String {
+    let decimals = if v > 0.0 {
+        2 - v.log10().floor() as i32
+    } else {
+        2
+    };
+    format!("{v:.*}", decimals.clamp(2, 6) as usize)
+}
+
 /// Measures and prints the table (or JSON lines); a reader that goes away early (`| head`)
 /// ends the run quietly.
 pub fn run(args: &Args) -> Result<ExitCode> {
@@ -389,7 +399,11 @@ fn table(args: &Args) -> std::io::Result<()> {
                     }
                     writeln!(stdout, "{rec}")?;
                 } else {
-                    write!(stdout, " {:>9.2}", if case.records { mrps } else { gbps })?;
+                    write!(
+                        stdout,
+                        " {:>9}",
+                        three_digits(if case.records { mrps } else { gbps })
+                    )?;
                     stdout.flush()?;
                 }
             }

@@ -2,7 +2,11 @@
 
 use std::process::ExitCode;
 
-use aes_lanes::Backend;
+use aeadfast_cli::aes128_bulk::implementation_name;
+use aes_lanes::{Backend, Token};
+use gift_cofb::GiftCofb;
+use hiae::{Hiae, HiaeX2, HiaeX4, KeyInit};
+use lemac::{LeMacKey, LeMacKeyX2, LeMacKeyX4};
 
 /// Options of `aeadfast info`.
 #[derive(clap::Args, Debug)]
@@ -75,5 +79,53 @@ pub fn run(_args: &Args) -> anyhow::Result<ExitCode> {
     let available: Vec<&str> = Backend::available().map(Backend::name).collect();
     println!("AES lane backends available: {}", available.join(", "));
     println!("AES lane backend selected:   {}", Backend::detect().name());
+    println!("implementations selected:");
+    for (name, implementation) in implementations() {
+        println!("  {name:<22} {implementation}");
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// (algorithm, the implementation it picks on this CPU), as the crates report them.
+fn implementations() -> Vec<(&'static str, String)> {
+    let hiae_key = [0u8; 32].into();
+    let gift = GiftCofb::new(&[0u8; 16].into());
+    // GIFT-COFB runs single messages on its AVX-512 code when that is its backend, and on the
+    // portable code otherwise (gift-cofb's `encrypt_single`).
+    let gift_single = match gift.backend() {
+        gift_cofb::Backend::Avx512 => "avx512 (one message in xmm registers)",
+        _ => "portable (fixsliced GIFT-128 on 32-bit words)",
+    };
+    vec![
+        ("HiAE", Hiae::new(&hiae_key).implementation_name().into()),
+        (
+            "HiAEx2",
+            HiaeX2::new(&hiae_key).implementation_name().into(),
+        ),
+        (
+            "HiAEx4",
+            HiaeX4::new(&hiae_key).implementation_name().into(),
+        ),
+        (
+            "LeMac",
+            LeMacKey::new(&[0; 16]).implementation_name().into(),
+        ),
+        (
+            "LeMacX2",
+            LeMacKeyX2::new(&[0; 16]).implementation_name().into(),
+        ),
+        (
+            "LeMacX4",
+            LeMacKeyX4::new(&[0; 16]).implementation_name().into(),
+        ),
+        ("GIFT-COFB (single)", gift_single.into()),
+        (
+            "GIFT-COFB (batch)",
+            format!("{}: {}", gift.backend(), gift.implementation_name()),
+        ),
+        (
+            "AES-128 bulk (aes128)",
+            implementation_name(Token::detect()),
+        ),
+    ]
 }

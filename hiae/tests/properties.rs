@@ -322,7 +322,9 @@ fn errors_not_panics() {
 
 #[test]
 fn pieces_cover_the_input() {
-    assert_eq!(pieces(5, &[0, 0]), [0..5]);
+    let whole = pieces(5, &[0, 0]);
+    assert_eq!(whole.len(), 1);
+    assert_eq!(whole[0], 0..5);
     assert_eq!(pieces(5, &[0, 2]), [0..0, 0..2, 2..2, 2..4, 4..4, 4..5]);
     assert_eq!(pieces(0, &[3]), Vec::<std::ops::Range<usize>>::new());
 }

@@ -295,7 +295,11 @@ impl<const N: usize> Soft<N> {
     }
 
     /// `AESL` on the planes, in place.
-    #[inline(always)]
+    ///
+    /// Kept out of line on purpose: a round is a few hundred integer operations, so the call
+    /// costs little, while inlining it into every unrolled update of the algorithm crates
+    /// made their portable code paths (and their release compile times) many times larger.
+    #[inline(never)]
     fn aesl_in_place(&mut self) {
         sub_bytes(&mut self.planes);
         for p in &mut self.planes {

@@ -1,6 +1,9 @@
 //! Property tests: every batch backend equals the single-message code, for
 //! random batches (1..=40 messages of 0..=4096 bytes, random AD), and a
 //! tampered message in a batch fails alone.
+//!
+//! `PROPTEST_CASES` sets the number of cases (64 by default). Under Miri the messages and
+//! batches are small (Miri interprets every operation), the properties are the same.
 
 use gift_cofb::aead::{AeadInOut, Nonce, Tag};
 use gift_cofb::{Backend, BatchItem, GiftCofb};
@@ -28,14 +31,31 @@ struct Msg {
     pt: Vec<u8>,
 }
 
+/// Longest message generated (smaller under Miri).
+const MAX_LEN: usize = if cfg!(miri) { 80 } else { 4096 };
+/// Largest batch generated (smaller under Miri).
+const MAX_BATCH: usize = if cfg!(miri) { 5 } else { 40 };
+
+/// Number of cases: `PROPTEST_CASES`, or 64.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(64)
+}
+
 fn msg_strategy() -> impl Strategy<Value = Msg> {
-    (0usize..=4096, 0usize..=48, any::<u64>(), any::<[u8; 16]>()).prop_map(
-        |(len, ad_len, seed, nonce)| Msg {
+    (
+        0usize..=MAX_LEN,
+        0usize..=48,
+        any::<u64>(),
+        any::<[u8; 16]>(),
+    )
+        .prop_map(|(len, ad_len, seed, nonce)| Msg {
             nonce: nonce.into(),
             ad: fill(seed ^ 0xad, ad_len),
             pt: fill(seed, len),
-        },
-    )
+        })
 }
 
 fn reference(cipher: &GiftCofb, msgs: &[Msg]) -> Vec<(Vec<u8>, Tag<GiftCofb>)> {
@@ -51,12 +71,12 @@ fn reference(cipher: &GiftCofb, msgs: &[Msg]) -> Vec<(Vec<u8>, Tag<GiftCofb>)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
     fn batch_equals_single(
         key in any::<[u8; 16]>(),
-        msgs in prop::collection::vec(msg_strategy(), 1..=40),
+        msgs in prop::collection::vec(msg_strategy(), 1..=MAX_BATCH),
         tamper_at in any::<prop::sample::Index>(),
         tamper_bit in any::<prop::sample::Index>(),
     ) {

@@ -39,6 +39,15 @@ fn kats() -> Vec<Kat> {
     out
 }
 
+/// The entries the encrypt/decrypt tests run: all of them, or under Miri (which interprets
+/// every operation) a spread of 19 covering short and long messages and AD.
+fn kats_to_run() -> Vec<Kat> {
+    kats()
+        .into_iter()
+        .filter(|e| !cfg!(miri) || e.count % 61 == 1)
+        .collect()
+}
+
 #[test]
 fn kat_file_is_complete() {
     let k = kats();
@@ -59,7 +68,7 @@ fn ciphers(key: &[u8]) -> Vec<GiftCofb> {
 
 #[test]
 fn kat_single_message() {
-    for (e, cipher) in kats()
+    for (e, cipher) in kats_to_run()
         .iter()
         .flat_map(|e| ciphers(&e.key).into_iter().map(move |c| (e, c)))
     {
@@ -104,7 +113,7 @@ fn kat_single_message() {
 
 #[test]
 fn kat_batch_every_backend() {
-    let kats = kats();
+    let kats = kats_to_run();
     for backend in Backend::available() {
         let cipher = GiftCofb::with_backend(&kats[0].key[..].try_into().unwrap(), backend).unwrap();
         let nonces: Vec<Nonce<GiftCofb>> = kats
@@ -162,7 +171,7 @@ fn tamper(e: &Kat) -> Vec<u8> {
 
 #[test]
 fn kat_tampered_single_message_fails_and_zeroes() {
-    for (e, cipher) in kats()
+    for (e, cipher) in kats_to_run()
         .iter()
         .flat_map(|e| ciphers(&e.key).into_iter().map(move |c| (e, c)))
     {
@@ -202,7 +211,7 @@ fn kat_tampered_single_message_fails_and_zeroes() {
 
 #[test]
 fn kat_tampered_batch_fails_alone() {
-    let kats = kats();
+    let kats = kats_to_run();
     for backend in Backend::available() {
         let cipher = GiftCofb::with_backend(&kats[0].key[..].try_into().unwrap(), backend).unwrap();
         let nonces: Vec<Nonce<GiftCofb>> = kats

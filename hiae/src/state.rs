@@ -275,13 +275,32 @@ impl<L: Lanes> State<L> {
     pub(crate) fn dec_blocks(&mut self, buf: &mut [u8]) {
         debug_assert_eq!(buf.len() % Self::BLOCK, 0);
         let mut chunks = buf.chunks_exact_mut(Self::CHUNK);
+        // Decryption is latency-bound: the plaintext `m` of update i is XORed into `S3`, which
+        // is the `S1` of update i+2, whose `AESL(S0 ^ S1)` gives the next plaintext. Written
+        // plainly that chain is xor, xor, aesenc per two updates. Here the `S3 ^= m` is held
+        // back (`pending[i % 2]`) and update i+2 computes `(S0 ^ S1) ^ m`, so only one XOR
+        // sits between two AES rounds of the chain; the held-back XOR is applied off the
+        // chain, and the last two are flushed after the loop.
+        let mut pending = [L::zero(); 2];
         for chunk in &mut chunks {
             let chunk = &mut chunk[..Self::CHUNK];
             unroll16!(I => {
-                let m = self.dec_at::<I>(L::load(&chunk[I * Self::BLOCK..]));
+                let c = L::load(&chunk[I * Self::BLOCK..]);
+                let s = &mut self.s;
+                let q = pending[I % 2];
+                let t = c.xor(s[(I + 9) % 16]);
+                let m = s[I].xor(s[(I + 1) % 16]).xor(q).aes_round(t);
+                s[(I + 1) % 16] = s[(I + 1) % 16].xor(q);
+                let s13 = s[(I + 13) % 16];
+                s[I] = s13.aes_round(t);
+                s[(I + 13) % 16] = s13.xor(m);
+                pending[I % 2] = m;
                 m.store(&mut chunk[I * Self::BLOCK..]);
             });
         }
+        // Updates 14 and 15 of the last chunk held back their `S3` XORs (blocks 1 and 2).
+        self.s[1] = self.s[1].xor(pending[0]);
+        self.s[2] = self.s[2].xor(pending[1]);
         for block in chunks.into_remainder().chunks_exact_mut(Self::BLOCK) {
             let m = self.dec_at::<0>(L::load(block));
             self.rotate1();

@@ -511,10 +511,15 @@ impl fmt::Debug for ChunkCipher {
     }
 }
 
-fn seal_with<A: AeadInOut>(a: &A, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+fn seal_with<A: AeadInOut>(
+    a: &A,
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buf: aead::inout::InOutBuf<'_, '_, u8>,
+) -> [u8; 16] {
     let nonce = aead::Nonce::<A>::try_from(&nonce[..]).expect("16-byte nonce");
     let tag = a
-        .encrypt_inout_detached(&nonce, ad, buf.into())
+        .encrypt_inout_detached(&nonce, ad, buf)
         .expect("chunk and AD lengths are far below the AEAD limits");
     let mut t = [0u8; 16];
     t.copy_from_slice(&tag);
@@ -572,6 +577,16 @@ impl ChunkCipher {
 
     /// Encrypts `buf` in place; returns the tag.
     pub fn seal(&self, nonce: &[u8; 16], ad: &[u8], buf: &mut [u8]) -> [u8; 16] {
+        self.seal_inout(nonce, ad, buf.into())
+    }
+
+    /// Encrypts `buf`'s input into its output (the two may be distinct); returns the tag.
+    pub fn seal_inout(
+        &self,
+        nonce: &[u8; 16],
+        ad: &[u8],
+        buf: aead::inout::InOutBuf<'_, '_, u8>,
+    ) -> [u8; 16] {
         match self {
             ChunkCipher::Hiae(a) => seal_with(a, nonce, ad, buf),
             ChunkCipher::HiaeX2(a) => seal_with(a, nonce, ad, buf),
@@ -657,6 +672,26 @@ impl Sealer {
         buf: &mut [u8],
     ) -> Result<[u8; 16], FormatError> {
         Ok(self.cipher.seal(&self.nonce(index, last)?, &self.aad, buf))
+    }
+
+    /// Encrypts chunk `index` from `input` into `output` (same length); returns its tag.
+    ///
+    /// # Errors
+    /// [`FormatError::TooManyChunks`] if `index` does not fit the 32-bit counter.
+    ///
+    /// # Panics
+    /// If the lengths differ.
+    pub fn seal_chunk_from(
+        &self,
+        index: u64,
+        last: bool,
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<[u8; 16], FormatError> {
+        let buf = aead::inout::InOutBuf::new(input, output).expect("equal lengths");
+        Ok(self
+            .cipher
+            .seal_inout(&self.nonce(index, last)?, &self.aad, buf))
     }
 
     /// Decrypts chunk `index` in place and checks `tag`.
@@ -856,6 +891,79 @@ pub fn encrypt_stream<R: Read + Send>(
     Ok(total)
 }
 
+/// Like [`encrypt_stream`] for input that is already in memory (a memory-mapped file): no
+/// reading thread copies it into buffers; each chunk is sealed straight from `data` into the
+/// batch that is written out.
+///
+/// # Errors
+/// [`FormatError::Io`] on write errors, [`FormatError::TooManyChunks`].
+pub fn encrypt_slice(
+    sealer: &Sealer,
+    header_bytes: &[u8],
+    data: &[u8],
+    output: &mut dyn Write,
+    batch: Option<usize>,
+    progress: &mut dyn FnMut(u64),
+) -> Result<u64, FormatError> {
+    let chunk = sealer.chunk_size();
+    let slot = chunk + TAG_LEN;
+    let n = batch_chunks(chunk, batch);
+    output.write_all(header_bytes)?;
+    let mut next = 0u64;
+    let mut total = 0u64;
+    pipeline(
+        data,
+        output,
+        n * slot,
+        // The "reader" only cuts the remaining input into chunks.
+        |rest: &mut &[u8], b| {
+            b.first = next;
+            for _ in 0..n {
+                let got = rest.len().min(chunk);
+                *rest = &rest[got..];
+                b.lens.push(got);
+                if got < chunk {
+                    b.has_last = true;
+                    b.done = true;
+                    break;
+                }
+            }
+            next += b.lens.len() as u64;
+            if next > 1 << 32 {
+                return Err(FormatError::TooManyChunks);
+            }
+            Ok(())
+        },
+        |b| {
+            let count = b.lens.len();
+            let (first, has_last) = (b.first, b.has_last);
+            b.buf
+                .par_chunks_mut(slot)
+                .zip(b.lens.par_iter())
+                .enumerate()
+                .try_for_each(|(j, (s, &len))| {
+                    let index = first + j as u64;
+                    let last = has_last && j + 1 == count;
+                    let start = index as usize * chunk;
+                    let src = &data[start..start + len];
+                    let (body, tag) = s[..len + TAG_LEN].split_at_mut(len);
+                    tag.copy_from_slice(&sealer.seal_chunk_from(index, last, src, body)?);
+                    Ok(())
+                })
+        },
+        |b, out| {
+            let k = b.lens.len();
+            let end = (k - 1) * slot + b.lens[k - 1] + TAG_LEN;
+            out.write_all(&b.buf[..end])?;
+            let plain: u64 = b.lens.iter().map(|&l| l as u64).sum();
+            total += plain;
+            progress(total);
+            Ok(())
+        },
+    )?;
+    Ok(total)
+}
+
 /// Decrypts the chunks that `input` holds (positioned just after the header) into `output`;
 /// every chunk is written only after it (and every chunk before it) authenticated. Returns the
 /// plaintext length. On an error, what was already written is an authenticated prefix of the
@@ -983,6 +1091,48 @@ mod tests {
             chunk_log2: log2,
             key_source: KeySource::KeyFile,
             nonce_prefix: [7; PREFIX_LEN],
+        }
+    }
+
+    #[test]
+    fn mapped_input_encrypts_like_streamed_input() {
+        let data: Vec<u8> = (0..5000u32).map(|i| (i * 31 + 7) as u8).collect();
+        for alg in [Algorithm::Hiae, Algorithm::HiaeX4, Algorithm::GiftCofb] {
+            let h = header(alg, 6);
+            let bytes = h.to_bytes();
+            let key = vec![9u8; alg.key_len()];
+            let sealer = Sealer::new(&h, &bytes, b"ad", &key).unwrap();
+            // Empty, shorter than a chunk, exact multiples, several batches with a tail.
+            for len in [0, 1, 63, 64, 128, 200, 4096, 5000] {
+                for batch in [None, Some(1), Some(3)] {
+                    let mut streamed = Vec::new();
+                    encrypt_stream(
+                        &sealer,
+                        &bytes,
+                        &data[..len],
+                        &mut streamed,
+                        batch,
+                        &mut |_| {},
+                    )
+                    .unwrap();
+                    let mut mapped = Vec::new();
+                    let mut seen = 0;
+                    let n = encrypt_slice(
+                        &sealer,
+                        &bytes,
+                        &data[..len],
+                        &mut mapped,
+                        batch,
+                        &mut |p| seen = p,
+                    )
+                    .unwrap();
+                    assert_eq!(n, len as u64);
+                    assert_eq!(seen, len as u64);
+                    assert_eq!(mapped, streamed, "{alg:?} {len} {batch:?}");
+                    let (_, back) = decrypt_slice(&mapped, b"ad", &key, None).unwrap();
+                    assert_eq!(back, &data[..len]);
+                }
+            }
         }
     }
 

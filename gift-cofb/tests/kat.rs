@@ -14,10 +14,18 @@ struct Kat {
     ct: Vec<u8>,
 }
 
+/// Every entry of the KAT file.
 fn kats() -> Vec<Kat> {
+    kats_where(|_| true)
+}
+
+/// The entries whose position in the file (1-based) satisfies `keep` (the others are not
+/// even parsed).
+fn kats_where(keep: impl Fn(usize) -> bool) -> Vec<Kat> {
     let text = include_str!("data/gift-cofb-kat.txt").replace('\r', "");
     let mut out = Vec::new();
-    for entry in text.split("\n\n").filter(|e| !e.trim().is_empty()) {
+    let entries = text.split("\n\n").filter(|e| !e.trim().is_empty());
+    for (_, entry) in entries.enumerate().filter(|(i, _)| keep(i + 1)) {
         let field = |name: &str| -> String {
             entry
                 .lines()
@@ -40,15 +48,15 @@ fn kats() -> Vec<Kat> {
 }
 
 /// The entries the encrypt/decrypt tests run: all of them, or under Miri (which interprets
-/// every operation) a spread of 19 covering short and long messages and AD.
+/// every operation) a spread of 7 entries with messages of 0 to 32 bytes and AD of 0 to 32.
 fn kats_to_run() -> Vec<Kat> {
-    kats()
-        .into_iter()
-        .filter(|e| !cfg!(miri) || e.count % 61 == 1)
-        .collect()
+    kats_where(|n| !cfg!(miri) || n % 181 == 1)
 }
 
+/// A check of the data file, not of the code: skipped under Miri (parsing 1089 entries there
+/// takes minutes); every other run has it.
 #[test]
+#[cfg_attr(miri, ignore = "data-file check; runs natively and under qemu")]
 fn kat_file_is_complete() {
     let k = kats();
     assert_eq!(k.len(), 1089);

@@ -12,6 +12,7 @@ use anyhow::{Context, Result, anyhow, bail};
 
 use super::files::{self, Rejected, Sink};
 use super::hiae_file;
+use super::mapped;
 
 /// File formats.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -185,14 +186,33 @@ fn encrypt_native(args: &EncryptArgs) -> Result<ExitCode> {
     let sealer = sealer.map_err(|e| anyhow!("{e}"))?;
     let pb = files::progress(input.len, "encrypting");
     let what = || format!("encrypting {} to {}", input.name, c.output.display());
-    format::encrypt_stream(
-        &sealer,
-        &header_bytes,
-        input.reader,
-        sink.writer(),
-        None,
-        &mut |n| pb.set_position(n),
-    )
+    // A regular file is mapped and sealed straight from the page cache (no read copies);
+    // anything else (a pipe, standard input, a file that cannot be mapped) is read.
+    let map = match (&input.file, input.len) {
+        (Some(f), Some(len)) if len > 0 => usize::try_from(len)
+            .ok()
+            .and_then(|len| mapped::map_lazy(f, 0, len).ok()),
+        _ => None,
+    };
+    let mut progress = |n| pb.set_position(n);
+    match &map {
+        Some(data) => format::encrypt_slice(
+            &sealer,
+            &header_bytes,
+            data,
+            sink.writer(),
+            None,
+            &mut progress,
+        ),
+        None => format::encrypt_stream(
+            &sealer,
+            &header_bytes,
+            input.reader,
+            sink.writer(),
+            None,
+            &mut progress,
+        ),
+    }
     .map_err(|e| anyhow!("{e}"))
     .with_context(what)?;
     pb.finish_and_clear();

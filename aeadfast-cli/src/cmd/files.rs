@@ -34,6 +34,8 @@ pub struct Input {
     pub reader: Box<dyn Read + Send>,
     /// Its length, when it is a regular file.
     pub len: Option<u64>,
+    /// A second handle of the file, when it is a regular file (for memory mapping).
+    pub file: Option<File>,
     /// The name for messages.
     pub name: String,
 }
@@ -44,6 +46,7 @@ pub fn open_input(path: &Path) -> Result<Input> {
         return Ok(Input {
             reader: Box::new(io::stdin()),
             len: None,
+            file: None,
             name: "standard input".into(),
         });
     }
@@ -55,9 +58,12 @@ pub fn open_input(path: &Path) -> Result<Input> {
     if meta.is_dir() {
         bail!("input {name} is a directory: give a file (or - for standard input)");
     }
+    let regular = meta.is_file();
+    let second = if regular { file.try_clone().ok() } else { None };
     Ok(Input {
         reader: Box::new(file),
-        len: meta.is_file().then_some(meta.len()),
+        len: regular.then_some(meta.len()),
+        file: second,
         name,
     })
 }

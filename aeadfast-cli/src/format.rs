@@ -530,12 +530,12 @@ fn open_with<A: AeadInOut>(
     a: &A,
     nonce: &[u8; 16],
     ad: &[u8],
-    buf: &mut [u8],
+    buf: aead::inout::InOutBuf<'_, '_, u8>,
     tag: &[u8],
 ) -> Result<(), aead::Error> {
     let nonce = aead::Nonce::<A>::try_from(&nonce[..]).expect("16-byte nonce");
     let tag = aead::Tag::<A>::try_from(tag).map_err(|_| aead::Error)?;
-    a.decrypt_inout_detached(&nonce, ad, buf.into(), &tag)
+    a.decrypt_inout_detached(&nonce, ad, buf, &tag)
 }
 
 impl ChunkCipher {
@@ -604,6 +604,20 @@ impl ChunkCipher {
         nonce: &[u8; 16],
         ad: &[u8],
         buf: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), aead::Error> {
+        self.open_inout(nonce, ad, buf.into(), tag)
+    }
+
+    /// Decrypts `buf`'s input into its output (the two may be distinct) and checks `tag`.
+    ///
+    /// # Errors
+    /// If the tag does not match (then the output holds no plaintext).
+    pub fn open_inout(
+        &self,
+        nonce: &[u8; 16],
+        ad: &[u8],
+        buf: aead::inout::InOutBuf<'_, '_, u8>,
         tag: &[u8],
     ) -> Result<(), aead::Error> {
         match self {
@@ -705,9 +719,38 @@ impl Sealer {
         buf: &mut [u8],
         tag: &[u8],
     ) -> Result<(), FormatError> {
+        self.open_chunk_inout(index, last, buf.into(), tag)
+    }
+
+    /// Decrypts chunk `index` from `input` into `output` (same length) and checks `tag`.
+    ///
+    /// # Errors
+    /// [`FormatError::Auth`] if it does not authenticate (then `output` holds no plaintext).
+    ///
+    /// # Panics
+    /// If the lengths differ.
+    pub fn open_chunk_from(
+        &self,
+        index: u64,
+        last: bool,
+        input: &[u8],
+        output: &mut [u8],
+        tag: &[u8],
+    ) -> Result<(), FormatError> {
+        let buf = aead::inout::InOutBuf::new(input, output).expect("equal lengths");
+        self.open_chunk_inout(index, last, buf, tag)
+    }
+
+    fn open_chunk_inout(
+        &self,
+        index: u64,
+        last: bool,
+        buf: aead::inout::InOutBuf<'_, '_, u8>,
+        tag: &[u8],
+    ) -> Result<(), FormatError> {
         let nonce = self.nonce(index, last)?;
         self.cipher
-            .open(&nonce, &self.aad, buf, tag)
+            .open_inout(&nonce, &self.aad, buf, tag)
             .map_err(|_| FormatError::Auth {
                 index,
                 offset: chunk_offset(self.header_len, index, self.chunk_log2).unwrap_or(u64::MAX),
@@ -822,6 +865,80 @@ fn pipeline<R: Read + Send>(
     })
 }
 
+/// Seals the chunks of batch `b` into its buffer: from the buffer itself (`src` = `None`, the
+/// plaintext was read there) or from `src`, the whole input in memory. Chunks run in parallel.
+fn seal_batch(sealer: &Sealer, b: &mut Batch, src: Option<&[u8]>) -> Result<(), FormatError> {
+    let chunk = sealer.chunk_size();
+    let slot = chunk + TAG_LEN;
+    let count = b.lens.len();
+    let (first, has_last) = (b.first, b.has_last);
+    b.buf
+        .par_chunks_mut(slot)
+        .zip(b.lens.par_iter())
+        .enumerate()
+        .try_for_each(|(j, (s, &len))| {
+            let index = first + j as u64;
+            let last = has_last && j + 1 == count;
+            let (body, tag) = s[..len + TAG_LEN].split_at_mut(len);
+            let t = match src {
+                Some(data) => {
+                    let start = index as usize * chunk;
+                    sealer.seal_chunk_from(index, last, &data[start..start + len], body)?
+                }
+                None => sealer.seal_chunk(index, last, body)?,
+            };
+            tag.copy_from_slice(&t);
+            Ok(())
+        })
+}
+
+/// Opens the chunks of batch `b` (lengths with tags in `b.lens`, replaced by plaintext
+/// lengths): from its buffer (`src` = `None`) or from `src`, the whole body in memory, into
+/// the buffer. Chunks run in parallel; the first failing one is reported.
+fn open_batch(sealer: &Sealer, b: &mut Batch, src: Option<&[u8]>) -> Result<(), FormatError> {
+    let slot = sealer.chunk_size() + TAG_LEN;
+    let count = b.lens.len();
+    let (first, has_last) = (b.first, b.has_last);
+    if has_last && b.lens[count - 1] < TAG_LEN {
+        return Err(FormatError::Truncated {
+            chunks: first + count as u64 - 1,
+            partial: b.lens[count - 1],
+        });
+    }
+    let results: Vec<Result<(), FormatError>> = b
+        .buf
+        .par_chunks_mut(slot)
+        .zip(b.lens.par_iter_mut())
+        .enumerate()
+        .map(|(j, (s, len))| {
+            let index = first + j as u64;
+            let last = has_last && j + 1 == count;
+            let body = *len - TAG_LEN;
+            match src {
+                Some(data) => {
+                    let start = index as usize * slot;
+                    let (ct, tag) = data[start..start + *len].split_at(body);
+                    sealer.open_chunk_from(index, last, ct, &mut s[..body], tag)?;
+                }
+                None => {
+                    let (ct, tag) = s[..*len].split_at_mut(body);
+                    sealer.open_chunk(index, last, ct, tag)?;
+                }
+            }
+            *len = body;
+            Ok(())
+        })
+        .collect();
+    results.into_iter().collect::<Result<(), _>>()?;
+    if b.done && !has_last {
+        return Err(FormatError::Truncated {
+            chunks: first + count as u64,
+            partial: 0,
+        });
+    }
+    Ok(())
+}
+
 /// Encrypts everything `input` holds into `output` (header bytes first); returns the
 /// plaintext length. `progress` gets the plaintext bytes done after each batch.
 /// `batch` overrides the chunks per batch (tests).
@@ -863,20 +980,7 @@ pub fn encrypt_stream<R: Read + Send>(
             }
             Ok(())
         },
-        |b| {
-            let count = b.lens.len();
-            let (first, has_last) = (b.first, b.has_last);
-            b.buf
-                .par_chunks_mut(slot)
-                .zip(b.lens.par_iter())
-                .enumerate()
-                .try_for_each(|(j, (s, &len))| {
-                    let last = has_last && j + 1 == count;
-                    let tag = sealer.seal_chunk(first + j as u64, last, &mut s[..len])?;
-                    s[len..len + TAG_LEN].copy_from_slice(&tag);
-                    Ok(())
-                })
-        },
+        |b| seal_batch(sealer, b, None),
         |b, out| {
             let k = b.lens.len();
             // Every chunk but the last is full, so the batch's output is contiguous.
@@ -934,23 +1038,7 @@ pub fn encrypt_slice(
             }
             Ok(())
         },
-        |b| {
-            let count = b.lens.len();
-            let (first, has_last) = (b.first, b.has_last);
-            b.buf
-                .par_chunks_mut(slot)
-                .zip(b.lens.par_iter())
-                .enumerate()
-                .try_for_each(|(j, (s, &len))| {
-                    let index = first + j as u64;
-                    let last = has_last && j + 1 == count;
-                    let start = index as usize * chunk;
-                    let src = &data[start..start + len];
-                    let (body, tag) = s[..len + TAG_LEN].split_at_mut(len);
-                    tag.copy_from_slice(&sealer.seal_chunk_from(index, last, src, body)?);
-                    Ok(())
-                })
-        },
+        |b| seal_batch(sealer, b, Some(data)),
         |b, out| {
             let k = b.lens.len();
             let end = (k - 1) * slot + b.lens[k - 1] + TAG_LEN;
@@ -978,18 +1066,55 @@ pub fn decrypt_stream<R: Read + Send>(
     batch: Option<usize>,
     progress: &mut dyn FnMut(u64),
 ) -> Result<u64, FormatError> {
+    decrypt_with(sealer, input, output, batch, progress, None)
+}
+
+/// Like [`decrypt_stream`] for a body that is already in memory (a memory-mapped file, from
+/// just after the header): each chunk is opened straight from `body` into the batch that is
+/// written out, with no reading thread copying it first.
+///
+/// # Errors
+/// As [`decrypt_stream`].
+pub fn decrypt_body_slice(
+    sealer: &Sealer,
+    body: &[u8],
+    output: &mut dyn Write,
+    batch: Option<usize>,
+    progress: &mut dyn FnMut(u64),
+) -> Result<u64, FormatError> {
+    decrypt_with(sealer, body, output, batch, progress, Some(body))
+}
+
+/// The decryption pipeline: batches of chunks read from `input` (`src` = `None`), or cut
+/// from `src` (then `input` is `src` itself and is only used to count what is left).
+fn decrypt_with<R: Read + Send>(
+    sealer: &Sealer,
+    mut input: R,
+    output: &mut dyn Write,
+    batch: Option<usize>,
+    progress: &mut dyn FnMut(u64),
+    src: Option<&[u8]>,
+) -> Result<u64, FormatError> {
     let chunk = sealer.chunk_size();
     let slot = chunk + TAG_LEN;
     let n = batch_chunks(chunk, batch);
     let mut next = 0u64;
     let mut total = 0u64;
+    let mut left = src.map_or(0, <[u8]>::len);
     pipeline(
-        input,
+        &mut input,
         output,
         n * slot,
         |r, b| {
             b.first = next;
-            let got = read_full(r, &mut b.buf[..n * slot])?;
+            let got = match src {
+                Some(_) => {
+                    let got = left.min(n * slot);
+                    left -= got;
+                    got
+                }
+                None => read_full(r, &mut b.buf[..n * slot])?,
+            };
             b.lens.resize(got / slot, slot);
             if got < n * slot {
                 b.done = true;
@@ -1001,38 +1126,7 @@ pub fn decrypt_stream<R: Read + Send>(
             next += b.lens.len() as u64;
             Ok(())
         },
-        |b| {
-            let count = b.lens.len();
-            let (first, has_last) = (b.first, b.has_last);
-            if has_last && b.lens[count - 1] < TAG_LEN {
-                return Err(FormatError::Truncated {
-                    chunks: first + count as u64 - 1,
-                    partial: b.lens[count - 1],
-                });
-            }
-            let results: Vec<Result<(), FormatError>> = b
-                .buf
-                .par_chunks_mut(slot)
-                .zip(b.lens.par_iter_mut())
-                .enumerate()
-                .map(|(j, (s, len))| {
-                    let last = has_last && j + 1 == count;
-                    let (data, tag) = s[..*len].split_at_mut(*len - TAG_LEN);
-                    sealer.open_chunk(first + j as u64, last, data, tag)?;
-                    *len -= TAG_LEN;
-                    Ok(())
-                })
-                .collect();
-            // The first failing chunk is the one to report.
-            results.into_iter().collect::<Result<(), _>>()?;
-            if b.done && !has_last {
-                return Err(FormatError::Truncated {
-                    chunks: first + count as u64,
-                    partial: 0,
-                });
-            }
-            Ok(())
-        },
+        |b| open_batch(sealer, b, src),
         |b, out| {
             for (j, &len) in b.lens.iter().enumerate() {
                 out.write_all(&b.buf[j * slot..j * slot + len])?;
@@ -1095,7 +1189,7 @@ mod tests {
     }
 
     #[test]
-    fn mapped_input_encrypts_like_streamed_input() {
+    fn in_memory_input_matches_streamed_input() {
         let data: Vec<u8> = (0..5000u32).map(|i| (i * 31 + 7) as u8).collect();
         for alg in [Algorithm::Hiae, Algorithm::HiaeX4, Algorithm::GiftCofb] {
             let h = header(alg, 6);
@@ -1131,6 +1225,26 @@ mod tests {
                     assert_eq!(mapped, streamed, "{alg:?} {len} {batch:?}");
                     let (_, back) = decrypt_slice(&mapped, b"ad", &key, None).unwrap();
                     assert_eq!(back, &data[..len]);
+                    // Decryption from memory gives the same, and rejects the same damage.
+                    let body = &mapped[bytes.len()..];
+                    let mut out = Vec::new();
+                    decrypt_body_slice(&sealer, body, &mut out, batch, &mut |_| {}).unwrap();
+                    assert_eq!(out, &data[..len]);
+                    let mut bad = body.to_vec();
+                    let at = (len * 7) % bad.len();
+                    bad[at] ^= 1;
+                    let mut out = Vec::new();
+                    let r = decrypt_body_slice(&sealer, &bad, &mut out, batch, &mut |_| {});
+                    assert!(matches!(r, Err(FormatError::Auth { .. })), "{len} {at}");
+                    let mut out = Vec::new();
+                    let r = decrypt_body_slice(
+                        &sealer,
+                        &body[..body.len() - 1],
+                        &mut out,
+                        batch,
+                        &mut |_| {},
+                    );
+                    assert!(r.is_err());
                 }
             }
         }

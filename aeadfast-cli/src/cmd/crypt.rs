@@ -269,9 +269,24 @@ fn decrypt_native(c: &Common) -> Result<ExitCode> {
     let sealer = sealer.with_context(|| format!("cannot decrypt {name}"))?;
     let pb = files::progress(input.len, "decrypting");
     let to_stdout = sink.is_stdout();
-    let result = format::decrypt_stream(&sealer, input.reader, sink.writer(), None, &mut |n| {
-        pb.set_position(n)
-    });
+    // As for encryption: a regular file is mapped and opened straight from the page cache.
+    let map = match (&input.file, input.len) {
+        (Some(f), Some(len)) => usize::try_from(len)
+            .ok()
+            .and_then(|len| mapped::map_lazy(f, 0, len).ok()),
+        _ => None,
+    };
+    let mut progress = |n| pb.set_position(n);
+    let result = match &map {
+        Some(file) => format::decrypt_body_slice(
+            &sealer,
+            &file[header_bytes.len()..],
+            sink.writer(),
+            None,
+            &mut progress,
+        ),
+        None => format::decrypt_stream(&sealer, input.reader, sink.writer(), None, &mut progress),
+    };
     pb.finish_and_clear();
     if let Err(e) = result {
         let e = anyhow::Error::new(e).context(format!("cannot decrypt {name}"));

@@ -185,13 +185,15 @@ impl<L: Lanes> State<L> {
     /// `Diffuse(x0, x1)`: sixteen times `Update(x0); Update(x1)`.
     #[inline(always)]
     pub(crate) fn diffuse(&mut self, x0: L, x1: L) {
-        // Written rolled, with a real rotation per update: for hardware lanes LLVM unrolls
-        // the loop completely and the rotations become register renaming (the same code as
-        // the rotation-free form); for the bitsliced portable lanes it stays a loop, which
-        // keeps code size and compile time down. 32 rotations are the identity.
-        for _ in 0..16 {
-            self.update(x0);
-            self.update(x1);
+        // Rotation-free: update k works at offset k mod 16, so after the 32 updates the array
+        // is back in canonical order. (A rolled loop with a real rotation per update is the
+        // same code when the state fits in registers, but for states that do not — `Wide`
+        // lanes on AES-NI — every rotation moved the whole array through memory: HiAEx4 on
+        // AES-NI spent most of a 64-byte message there.)
+        for _ in 0..2 {
+            unroll16!(I => {
+                self.update_at::<I>(if I.is_multiple_of(2) { x0 } else { x1 });
+            });
         }
     }
 

@@ -953,46 +953,7 @@ pub fn encrypt_stream<R: Read + Send>(
     batch: Option<usize>,
     progress: &mut dyn FnMut(u64),
 ) -> Result<u64, FormatError> {
-    let chunk = sealer.chunk_size();
-    let slot = chunk + TAG_LEN;
-    let n = batch_chunks(chunk, batch);
-    output.write_all(header_bytes)?;
-    let mut next = 0u64;
-    let mut total = 0u64;
-    pipeline(
-        input,
-        output,
-        n * slot,
-        |r, b| {
-            b.first = next;
-            for j in 0..n {
-                let got = read_full(r, &mut b.buf[j * slot..j * slot + chunk])?;
-                b.lens.push(got);
-                if got < chunk {
-                    b.has_last = true;
-                    b.done = true;
-                    break;
-                }
-            }
-            next += b.lens.len() as u64;
-            if next > 1 << 32 {
-                return Err(FormatError::TooManyChunks);
-            }
-            Ok(())
-        },
-        |b| seal_batch(sealer, b, None),
-        |b, out| {
-            let k = b.lens.len();
-            // Every chunk but the last is full, so the batch's output is contiguous.
-            let end = (k - 1) * slot + b.lens[k - 1] + TAG_LEN;
-            out.write_all(&b.buf[..end])?;
-            let plain: u64 = b.lens.iter().map(|&l| l as u64).sum();
-            total += plain;
-            progress(total);
-            Ok(())
-        },
-    )?;
-    Ok(total)
+    encrypt_with(sealer, header_bytes, input, output, batch, progress, None)
 }
 
 /// Like [`encrypt_stream`] for input that is already in memory (a memory-mapped file): no
@@ -1009,22 +970,50 @@ pub fn encrypt_slice(
     batch: Option<usize>,
     progress: &mut dyn FnMut(u64),
 ) -> Result<u64, FormatError> {
+    encrypt_with(
+        sealer,
+        header_bytes,
+        data,
+        output,
+        batch,
+        progress,
+        Some(data),
+    )
+}
+
+/// The encryption pipeline: batches of chunks read from `input` (`src` = `None`), or cut from
+/// `src` (then `input` is `src` itself and is not read).
+fn encrypt_with<R: Read + Send>(
+    sealer: &Sealer,
+    header_bytes: &[u8],
+    mut input: R,
+    output: &mut dyn Write,
+    batch: Option<usize>,
+    progress: &mut dyn FnMut(u64),
+    src: Option<&[u8]>,
+) -> Result<u64, FormatError> {
     let chunk = sealer.chunk_size();
     let slot = chunk + TAG_LEN;
     let n = batch_chunks(chunk, batch);
     output.write_all(header_bytes)?;
     let mut next = 0u64;
     let mut total = 0u64;
+    let mut left = src.map_or(0, <[u8]>::len);
     pipeline(
-        data,
+        &mut input,
         output,
         n * slot,
-        // The "reader" only cuts the remaining input into chunks.
-        |rest: &mut &[u8], b| {
+        |r, b| {
             b.first = next;
-            for _ in 0..n {
-                let got = rest.len().min(chunk);
-                *rest = &rest[got..];
+            for j in 0..n {
+                let got = match src {
+                    Some(_) => {
+                        let got = left.min(chunk);
+                        left -= got;
+                        got
+                    }
+                    None => read_full(r, &mut b.buf[j * slot..j * slot + chunk])?,
+                };
                 b.lens.push(got);
                 if got < chunk {
                     b.has_last = true;
@@ -1038,9 +1027,10 @@ pub fn encrypt_slice(
             }
             Ok(())
         },
-        |b| seal_batch(sealer, b, Some(data)),
+        |b| seal_batch(sealer, b, src),
         |b, out| {
             let k = b.lens.len();
+            // Every chunk but the last is full, so the batch's output is contiguous.
             let end = (k - 1) * slot + b.lens[k - 1] + TAG_LEN;
             out.write_all(&b.buf[..end])?;
             let plain: u64 = b.lens.iter().map(|&l| l as u64).sum();

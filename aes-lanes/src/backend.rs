@@ -207,6 +207,15 @@ impl Token {
             #[allow(unsafe_code)]
             Backend::Vaes256 => unsafe { crate::x86::run_vaes256(op) },
             #[cfg(x86_backends)]
+            Backend::AesNi if crate::x86::has_avx() => {
+                // SAFETY: a `Token` for AesNi exists only if `has_aesni()` returned true, and
+                // `has_avx()` (checked just above) covers the extra `avx` feature.
+                #[allow(unsafe_code)]
+                unsafe {
+                    crate::x86::run_aesni_avx(op)
+                }
+            }
+            #[cfg(x86_backends)]
             // SAFETY: a `Token` for AesNi exists only if `has_aesni()` returned true.
             #[allow(unsafe_code)]
             Backend::AesNi => unsafe { crate::x86::run_aesni(op) },

@@ -11,8 +11,8 @@ mod xmm;
 mod ymm;
 mod zmm;
 
-pub(crate) use detect::{has_aesni, has_vaes256, has_vaes512};
-pub(crate) use entry::{run_aesni, run_vaes256, run_vaes512};
+pub(crate) use detect::{has_aesni, has_avx, has_vaes256, has_vaes512};
+pub(crate) use entry::{run_aesni, run_aesni_avx, run_vaes256, run_vaes512};
 pub(crate) use xmm::Xmm;
 pub(crate) use ymm::Ymm;
 pub(crate) use zmm::Zmm;

@@ -1,6 +1,7 @@
 //! CPU feature detection for the x86-64 tiers, cached after the first call.
 
 cpufeatures::new!(aesni_cpuid, "aes", "sse2", "ssse3", "sse4.1");
+cpufeatures::new!(avx_cpuid, "avx");
 cpufeatures::new!(
     vaes512_cpuid,
     "aes",
@@ -15,6 +16,12 @@ cpufeatures::new!(
 #[inline]
 pub(crate) fn has_aesni() -> bool {
     aesni_cpuid::get()
+}
+
+/// AVX, with the OS saving its register state: the AES-NI tier then runs VEX-encoded code.
+#[inline]
+pub(crate) fn has_avx() -> bool {
+    avx_cpuid::get()
 }
 
 /// VAES on 512-bit registers: VAES, AVX2, AVX-512F/VL/BW, and the OS saves AVX-512 state.

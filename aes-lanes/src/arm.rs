@@ -97,6 +97,39 @@ impl Lanes for Neon {
     }
 
     #[inline(always)]
+    fn transpose_words(v: [Self; 4]) -> [Self; 4] {
+        // SAFETY: NEON is available (see `zero`).
+        unsafe {
+            let w = |x: Self| vreinterpretq_u32_u8(x.0);
+            let t0 = vreinterpretq_u64_u32(vtrn1q_u32(w(v[0]), w(v[1])));
+            let t1 = vreinterpretq_u64_u32(vtrn2q_u32(w(v[0]), w(v[1])));
+            let t2 = vreinterpretq_u64_u32(vtrn1q_u32(w(v[2]), w(v[3])));
+            let t3 = vreinterpretq_u64_u32(vtrn2q_u32(w(v[2]), w(v[3])));
+            let n = |x: uint64x2_t| Neon(vreinterpretq_u8_u64(x));
+            [
+                n(vtrn1q_u64(t0, t2)),
+                n(vtrn1q_u64(t1, t3)),
+                n(vtrn2q_u64(t0, t2)),
+                n(vtrn2q_u64(t1, t3)),
+            ]
+        }
+    }
+
+    #[inline(always)]
+    fn aes128_key_step_sliced(w: [Self; 4], rcon: u8) -> [Self; 4] {
+        // SAFETY: NEON and AES checked by the entry point.
+        let t = Neon(unsafe {
+            let t = vqtbl1q_u8(w[3].0, vld1q_u8(crate::lanes::SLICED_ROT_WORD.as_ptr()));
+            let t = vaeseq_u8(t, vdupq_n_u8(0));
+            veorq_u8(t, vreinterpretq_u8_u32(vdupq_n_u32(u32::from(rcon))))
+        });
+        let w0 = w[0].xor(t);
+        let w1 = w[1].xor(w0);
+        let w2 = w[2].xor(w1);
+        [w0, w1, w2, w[3].xor(w2)]
+    }
+
+    #[inline(always)]
     fn aesl(self) -> Self {
         self.aes_round_pre(Self::zero())
     }
@@ -164,6 +197,18 @@ impl Lanes for NeonSha3 {
     #[inline(always)]
     fn aes128_key_step(self, rcon: u8) -> Self {
         NeonSha3(self.0.aes128_key_step(rcon))
+    }
+
+    #[inline(always)]
+    fn transpose_words(v: [Self; 4]) -> [Self; 4] {
+        let [a, b, c, d] = Neon::transpose_words([v[0].0, v[1].0, v[2].0, v[3].0]);
+        [NeonSha3(a), NeonSha3(b), NeonSha3(c), NeonSha3(d)]
+    }
+
+    #[inline(always)]
+    fn aes128_key_step_sliced(w: [Self; 4], rcon: u8) -> [Self; 4] {
+        let [a, b, c, d] = Neon::aes128_key_step_sliced([w[0].0, w[1].0, w[2].0, w[3].0], rcon);
+        [NeonSha3(a), NeonSha3(b), NeonSha3(c), NeonSha3(d)]
     }
 
     #[inline(always)]

@@ -120,6 +120,87 @@ pub trait Lanes: Copy {
         Self::load(&k)
     }
 
+    /// Transposes the 32-bit words of four values within each lane: word `j` of lane `l` of
+    /// value `i` becomes word `i` of lane `l` of value `j`. Applying it twice gives back
+    /// the input.
+    ///
+    /// With four values of AES-128 keys, this gives their *word-sliced* form for
+    /// [`aes128_key_step_sliced`](Lanes::aes128_key_step_sliced), and back.
+    ///
+    /// ```
+    /// use aes_lanes::{Lanes, Soft};
+    /// let v: [Soft<1>; 4] = core::array::from_fn(|i| <Soft<1>>::load(&[i as u8 * 16; 16]));
+    /// let t = <Soft<1>>::transpose_words(v);
+    /// let mut w0 = [0u8; 16];
+    /// t[0].store(&mut w0);
+    /// assert_eq!(w0, [0, 0, 0, 0, 16, 16, 16, 16, 32, 32, 32, 32, 48, 48, 48, 48]);
+    /// ```
+    #[inline(always)]
+    fn transpose_words(v: [Self; 4]) -> [Self; 4] {
+        let mut inp = [[0u8; 16 * MAX_LANES]; 4];
+        for (buf, x) in inp.iter_mut().zip(v) {
+            x.store(buf);
+        }
+        let mut out = [[0u8; 16 * MAX_LANES]; 4];
+        for lane in 0..Self::LANES {
+            for (i, from) in inp.iter().enumerate() {
+                for (j, to) in out.iter_mut().enumerate() {
+                    let (dst, src) = (16 * lane + 4 * i, 16 * lane + 4 * j);
+                    to[dst..dst + 4].copy_from_slice(&from[src..src + 4]);
+                }
+            }
+        }
+        [
+            Self::load(&out[0]),
+            Self::load(&out[1]),
+            Self::load(&out[2]),
+            Self::load(&out[3]),
+        ]
+    }
+
+    /// One step of the AES-128 key schedule on keys in word-sliced form: `w[j]` holds word
+    /// `j` of a round key in each 32-bit column of each lane (so `4 × LANES` keys in four
+    /// values, as [`transpose_words`](Lanes::transpose_words) makes them). Returns the next
+    /// round keys in the same form; `rcon` as in
+    /// [`aes128_key_step`](Lanes::aes128_key_step).
+    ///
+    /// Six operations for `4 × LANES` keys (a byte shuffle, `aesenclast`, four XORs), where
+    /// the per-key form needs about seven per key: the bulk kernels that expand one key per
+    /// record use this and transpose back for the rounds.
+    ///
+    /// ```
+    /// use aes_lanes::{Lanes, Soft};
+    /// use hex_literal::hex;
+    /// let k0 = <Soft<1>>::load(&hex!("2b7e151628aed2a6abf7158809cf4f3c"));
+    /// let w = <Soft<1>>::transpose_words([k0; 4]);
+    /// let k1 = <Soft<1>>::transpose_words(<Soft<1>>::aes128_key_step_sliced(w, 0x01));
+    /// let mut out = [0u8; 16];
+    /// k1[3].store(&mut out);
+    /// assert_eq!(out, hex!("a0fafe1788542cb123a339392a6c7605"));
+    /// ```
+    #[inline(always)]
+    fn aes128_key_step_sliced(w: [Self; 4], rcon: u8) -> [Self; 4] {
+        let mut w3 = [0u8; 16 * MAX_LANES];
+        w[3].store(&mut w3);
+        let mut x = [0u8; 16 * MAX_LANES];
+        let mut rc = [0u8; 16 * MAX_LANES];
+        for lane in 0..Self::LANES {
+            let base = 16 * lane;
+            for (i, &src) in SLICED_ROT_WORD.iter().enumerate() {
+                x[base + i] = w3[base + usize::from(src)];
+            }
+            for col in 0..4 {
+                rc[base + 4 * col] = rcon;
+            }
+        }
+        let t = Self::load(&x).aes_round_last(Self::load(&rc));
+        let w0 = w[0].xor(t);
+        let w1 = w[1].xor(w0);
+        let w2 = w[2].xor(w1);
+        let w3 = w[3].xor(w2);
+        [w0, w1, w2, w3]
+    }
+
     /// The unkeyed AES round `AESL(self)`.
     #[inline(always)]
     fn aesl(self) -> Self {
@@ -162,3 +243,22 @@ pub trait Lanes: Copy {
         Self::load(&buf)
     }
 }
+
+/// Byte shuffle for [`Lanes::aes128_key_step_sliced`]: applied to the last key words (one
+/// key per 32-bit column), it puts `RotWord` of each column's word where `ShiftRows` will
+/// move it back into that column, so that `aesenclast` with `rcon` in byte 0 of every column
+/// gives `SubWord(RotWord(w3)) ^ rcon` per key. Byte `4c + r` takes byte
+/// `4((c - r) mod 4) + (r + 1) mod 4`.
+pub(crate) const SLICED_ROT_WORD: [u8; 16] = {
+    let mut m = [0u8; 16];
+    let mut c = 0;
+    while c < 4 {
+        let mut r = 0;
+        while r < 4 {
+            m[4 * c + r] = (4 * ((c + 4 - r) % 4) + (r + 1) % 4) as u8;
+            r += 1;
+        }
+        c += 1;
+    }
+    m
+};

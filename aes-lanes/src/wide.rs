@@ -118,6 +118,30 @@ impl<L: Lanes, const N: usize> Lanes for Wide<L, N> {
     }
 
     #[inline(always)]
+    fn transpose_words(v: [Self; 4]) -> [Self; 4] {
+        let mut out = v;
+        for i in 0..N {
+            let t = L::transpose_words([v[0].0[i], v[1].0[i], v[2].0[i], v[3].0[i]]);
+            for j in 0..4 {
+                out[j].0[i] = t[j];
+            }
+        }
+        out
+    }
+
+    #[inline(always)]
+    fn aes128_key_step_sliced(w: [Self; 4], rcon: u8) -> [Self; 4] {
+        let mut out = w;
+        for i in 0..N {
+            let t = L::aes128_key_step_sliced([w[0].0[i], w[1].0[i], w[2].0[i], w[3].0[i]], rcon);
+            for j in 0..4 {
+                out[j].0[i] = t[j];
+            }
+        }
+        out
+    }
+
+    #[inline(always)]
     fn aesl(self) -> Self {
         self.map(L::aesl)
     }

@@ -3,6 +3,7 @@
 use core::arch::x86_64::*;
 
 use crate::Lanes;
+use crate::lanes::SLICED_ROT_WORD;
 
 /// One 128-bit lane in an SSE register; AES through `aesenc`.
 #[derive(Clone, Copy)]
@@ -76,6 +77,37 @@ impl Lanes for Xmm {
             let k = _mm_xor_si128(k, _mm_bslli_si128::<8>(k));
             Xmm(_mm_xor_si128(k, t))
         }
+    }
+
+    #[inline(always)]
+    fn transpose_words(v: [Self; 4]) -> [Self; 4] {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe {
+            let t0 = _mm_unpacklo_epi32(v[0].0, v[1].0);
+            let t1 = _mm_unpackhi_epi32(v[0].0, v[1].0);
+            let t2 = _mm_unpacklo_epi32(v[2].0, v[3].0);
+            let t3 = _mm_unpackhi_epi32(v[2].0, v[3].0);
+            [
+                Xmm(_mm_unpacklo_epi64(t0, t2)),
+                Xmm(_mm_unpackhi_epi64(t0, t2)),
+                Xmm(_mm_unpacklo_epi64(t1, t3)),
+                Xmm(_mm_unpackhi_epi64(t1, t3)),
+            ]
+        }
+    }
+
+    #[inline(always)]
+    fn aes128_key_step_sliced(w: [Self; 4], rcon: u8) -> [Self; 4] {
+        // SAFETY: AES-NI and SSSE3 checked by the entry point.
+        let t = Xmm(unsafe {
+            let idx = _mm_loadu_si128(SLICED_ROT_WORD.as_ptr().cast());
+            let t = _mm_shuffle_epi8(w[3].0, idx);
+            _mm_aesenclast_si128(t, _mm_set1_epi32(i32::from(rcon)))
+        });
+        let w0 = w[0].xor(t);
+        let w1 = w[1].xor(w0);
+        let w2 = w[2].xor(w1);
+        [w0, w1, w2, w[3].xor(w2)]
     }
 }
 

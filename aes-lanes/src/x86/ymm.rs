@@ -81,4 +81,37 @@ impl Lanes for Ymm {
             Ymm(_mm256_xor_si256(k, t))
         }
     }
+
+    #[inline(always)]
+    fn transpose_words(v: [Self; 4]) -> [Self; 4] {
+        // SAFETY: AVX2 checked by the entry point.
+        unsafe {
+            let t0 = _mm256_unpacklo_epi32(v[0].0, v[1].0);
+            let t1 = _mm256_unpackhi_epi32(v[0].0, v[1].0);
+            let t2 = _mm256_unpacklo_epi32(v[2].0, v[3].0);
+            let t3 = _mm256_unpackhi_epi32(v[2].0, v[3].0);
+            [
+                Ymm(_mm256_unpacklo_epi64(t0, t2)),
+                Ymm(_mm256_unpackhi_epi64(t0, t2)),
+                Ymm(_mm256_unpacklo_epi64(t1, t3)),
+                Ymm(_mm256_unpackhi_epi64(t1, t3)),
+            ]
+        }
+    }
+
+    #[inline(always)]
+    fn aes128_key_step_sliced(w: [Self; 4], rcon: u8) -> [Self; 4] {
+        // SAFETY: VAES and AVX2 checked by the entry point.
+        let t = Ymm(unsafe {
+            let idx = _mm256_broadcastsi128_si256(_mm_loadu_si128(
+                crate::lanes::SLICED_ROT_WORD.as_ptr().cast(),
+            ));
+            let t = _mm256_shuffle_epi8(w[3].0, idx);
+            _mm256_aesenclast_epi128(t, _mm256_set1_epi32(i32::from(rcon)))
+        });
+        let w0 = w[0].xor(t);
+        let w1 = w[1].xor(w0);
+        let w2 = w[2].xor(w1);
+        [w0, w1, w2, w[3].xor(w2)]
+    }
 }

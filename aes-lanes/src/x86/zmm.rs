@@ -94,4 +94,40 @@ impl Lanes for Zmm {
             ))
         }
     }
+
+    #[inline(always)]
+    fn transpose_words(v: [Self; 4]) -> [Self; 4] {
+        // SAFETY: AVX-512F checked by the entry point.
+        unsafe {
+            let t0 = _mm512_unpacklo_epi32(v[0].0, v[1].0);
+            let t1 = _mm512_unpackhi_epi32(v[0].0, v[1].0);
+            let t2 = _mm512_unpacklo_epi32(v[2].0, v[3].0);
+            let t3 = _mm512_unpackhi_epi32(v[2].0, v[3].0);
+            [
+                Zmm(_mm512_unpacklo_epi64(t0, t2)),
+                Zmm(_mm512_unpackhi_epi64(t0, t2)),
+                Zmm(_mm512_unpacklo_epi64(t1, t3)),
+                Zmm(_mm512_unpackhi_epi64(t1, t3)),
+            ]
+        }
+    }
+
+    #[inline(always)]
+    fn aes128_key_step_sliced(w: [Self; 4], rcon: u8) -> [Self; 4] {
+        // SAFETY: VAES, AVX-512F and AVX-512BW checked by the entry point.
+        unsafe {
+            let idx = _mm512_broadcast_i32x4(_mm_loadu_si128(
+                crate::lanes::SLICED_ROT_WORD.as_ptr().cast(),
+            ));
+            let t = _mm512_shuffle_epi8(w[3].0, idx);
+            let t = _mm512_aesenclast_epi128(t, _mm512_set1_epi32(i32::from(rcon)));
+            // Each new word from `t` in at most two steps: w0' = w0^t, w1' = w1^w0^t,
+            // w2' = w2^w1^w0', w3' = w3^w2^w1'.
+            let w0 = _mm512_xor_si512(w[0].0, t);
+            let w1 = _mm512_ternarylogic_epi32::<0x96>(w[1].0, w[0].0, t);
+            let w2 = _mm512_ternarylogic_epi32::<0x96>(w[2].0, w[1].0, w0);
+            let w3 = _mm512_ternarylogic_epi32::<0x96>(w[3].0, w[2].0, w1);
+            [Zmm(w0), Zmm(w1), Zmm(w2), Zmm(w3)]
+        }
+    }
 }

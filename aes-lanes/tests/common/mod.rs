@@ -93,9 +93,12 @@ impl<const N: usize> LaneOp for Program<N> {
                 .and(y.aesl())
                 .aes_round(z),
         ];
+        let sliced = L::transpose_words([x, y, z, bc]);
+        let stepped = L::aes128_key_step_sliced(sliced, 0x80);
+        let back = L::transpose_words(L::aes128_key_step_sliced(stepped, 0x1b));
         let mut out = Vec::new();
         let mut buf = [0u8; 64];
-        for r in results {
+        for r in results.into_iter().chain(sliced).chain(stepped).chain(back) {
             r.store(&mut buf);
             out.extend_from_slice(&buf[..L::BYTES]);
             out.extend_from_slice(&r.fold_xor());
@@ -157,5 +160,41 @@ impl<const N: usize> LaneOp for Aesl<N> {
         let mut out = [0u8; 64];
         L::load(&self.0).aesl().store(&mut out);
         out
+    }
+}
+
+/// The whole AES-128 key schedule of `4 × N` keys twice: per key with
+/// [`Lanes::aes128_key_step`], and word-sliced with [`Lanes::aes128_key_step_sliced`]
+/// (transposed back after each step). Returns both, round key by round key.
+pub struct SlicedSchedule<const N: usize> {
+    pub keys: [[u8; 64]; 4],
+}
+
+impl<const N: usize> LaneOp for SlicedSchedule<N> {
+    const LANES: usize = N;
+    type Output = (Trace, Trace);
+
+    #[inline(always)]
+    fn run<L: Lanes>(self) -> (Trace, Trace) {
+        let mut k = [
+            L::load(&self.keys[0]),
+            L::load(&self.keys[1]),
+            L::load(&self.keys[2]),
+            L::load(&self.keys[3]),
+        ];
+        let mut w = L::transpose_words(k);
+        let (mut per_key, mut sliced) = (Vec::new(), Vec::new());
+        let mut buf = [0u8; 64];
+        for rcon in RCON {
+            w = L::aes128_key_step_sliced(w, rcon);
+            for (i, back) in L::transpose_words(w).into_iter().enumerate() {
+                k[i] = k[i].aes128_key_step(rcon);
+                k[i].store(&mut buf);
+                per_key.extend_from_slice(&buf[..L::BYTES]);
+                back.store(&mut buf);
+                sliced.extend_from_slice(&buf[..L::BYTES]);
+            }
+        }
+        (per_key, sliced)
     }
 }

@@ -9,30 +9,6 @@ use aes_lanes::{LaneOp, Lanes, MAX_LANES};
 use crate::Variant;
 use crate::state::{STATE_BYTES, State};
 
-/// Out-of-place data is copied to the output in pieces of this size (a multiple of every
-/// chunk size) and then processed in place, so the output is never read before it is written
-/// and the copy stays in L1.
-const PIECE: usize = 1024;
-
-/// The end of the piece of `len` bytes that starts at `pos`.
-#[inline(always)]
-fn piece_end(pos: usize, len: usize) -> usize {
-    if len - pos > PIECE { pos + PIECE } else { len }
-}
-
-/// Bytes `pos..end` of `buf` as an in-place slice (input copied to output first when the two
-/// are distinct).
-///
-/// This is a plain function rather than a closure-taking helper on purpose: a closure would
-/// be compiled outside the backend's `#[target_feature]` entry point and turn every AES round
-/// into a call.
-#[inline(always)]
-fn piece<'a>(buf: &'a mut InOutBuf<'_, '_, u8>, pos: usize, end: usize) -> &'a mut [u8] {
-    let (head, _) = buf.reborrow().split_at(end);
-    let (_, piece) = head.split_at(pos);
-    piece.into_out_with_copied_in()
-}
-
 /// Whole-message encryption or decryption.
 pub(crate) struct OneShot<'k, 'a, 'b, 'i, 'o, V, const DECRYPT: bool, const R32: bool> {
     pub key: &'k [u8; 32],
@@ -56,23 +32,13 @@ impl<V: Variant, const DECRYPT: bool, const R32: bool> LaneOp
         st.absorb_padded(self.ad);
         let len = self.buf.len();
         let full = len - len % State::<L>::BLOCK;
-        let mut pos = 0;
-        while pos < len {
-            let end = piece_end(pos, len);
-            let piece = piece(self.buf, pos, end);
-            let (blocks, tail) = if end == len {
-                piece.split_at_mut(piece.len() - (len - full))
-            } else {
-                (piece, &mut [][..])
-            };
-            if DECRYPT {
-                st.dec_blocks(blocks);
-                st.dec_partial(tail);
-            } else {
-                st.enc_blocks(blocks);
-                st.enc_partial(tail);
-            }
-            pos = end;
+        let (blocks, tail) = self.buf.reborrow().split_at(full);
+        if DECRYPT {
+            st.dec_blocks(blocks);
+            st.dec_partial(tail);
+        } else {
+            st.enc_blocks(blocks);
+            st.enc_partial(tail);
         }
         st.finalize(self.ad.len() as u64, len as u64)
     }
@@ -188,21 +154,14 @@ impl StreamCore {
         }
     }
 
-    /// Encrypts or decrypts the next `buf.len()` message bytes in place.
+    /// Encrypts or decrypts the next `buf.len()` message bytes (input side to output side).
     #[inline(always)]
-    fn crypt<L: Lanes>(&mut self, st: &mut State<L>, mut buf: &mut [u8], decrypt: bool) {
+    fn crypt<L: Lanes>(&mut self, st: &mut State<L>, mut buf: InOutBuf<'_, '_, u8>, decrypt: bool) {
         let block = State::<L>::BLOCK;
         if self.pend_len > 0 {
             let n = (block - self.pend_len).min(buf.len());
-            let (head, rest) = buf.split_at_mut(n);
-            let p = self.pend_len;
-            for (i, b) in head.iter_mut().enumerate() {
-                let x = *b;
-                let y = x ^ self.ks[p + i];
-                *b = y;
-                self.pend[p + i] = if decrypt { y } else { x };
-            }
-            self.pend_len += n;
+            let (head, rest) = buf.split_at(n);
+            self.crypt_pending(head, decrypt);
             buf = rest;
             if self.pend_len < block {
                 return;
@@ -211,7 +170,7 @@ impl StreamCore {
             self.pend_len = 0;
         }
         let full = buf.len() - buf.len() % block;
-        let (blocks, rest) = buf.split_at_mut(full);
+        let (blocks, rest) = buf.split_at(full);
         if decrypt {
             st.dec_blocks(blocks);
         } else {
@@ -219,14 +178,22 @@ impl StreamCore {
         }
         if !rest.is_empty() {
             st.keystream().store(&mut self.ks);
-            for (i, b) in rest.iter_mut().enumerate() {
-                let x = *b;
-                let y = x ^ self.ks[i];
-                *b = y;
-                self.pend[i] = if decrypt { y } else { x };
-            }
-            self.pend_len = rest.len();
+            self.crypt_pending(rest, decrypt);
         }
+    }
+
+    /// XORs `buf` with the keystream bytes after the pending ones and appends the plaintext
+    /// to the pending block.
+    #[inline(always)]
+    fn crypt_pending(&mut self, mut buf: InOutBuf<'_, '_, u8>, decrypt: bool) {
+        let p = self.pend_len;
+        for i in 0..buf.len() {
+            let x = buf.get_in()[i];
+            let y = x ^ self.ks[p + i];
+            buf.get_out()[i] = y;
+            self.pend[p + i] = if decrypt { y } else { x };
+        }
+        self.pend_len += buf.len();
     }
 }
 
@@ -275,13 +242,7 @@ impl<const DECRYPT: bool> StreamFn for Crypt<'_, '_, '_, DECRYPT> {
     #[inline(always)]
     fn call<L: Lanes>(self, core: &mut StreamCore, st: &mut State<L>) {
         core.start_msg(st);
-        let len = self.0.len();
-        let mut pos = 0;
-        while pos < len {
-            let end = piece_end(pos, len);
-            core.crypt(st, piece(self.0, pos, end), DECRYPT);
-            pos = end;
-        }
+        core.crypt(st, self.0.reborrow(), DECRYPT);
     }
 }
 
@@ -360,13 +321,13 @@ block_fn! {
     /// Whole blocks of associated data.
     HAbsorb(&'d [u8]) -> () = |st, d| st.absorb_blocks(d);
     /// Whole blocks encrypted in place.
-    HEnc(&'d mut [u8]) -> () = |st, d| st.enc_blocks(d);
+    HEnc(&'d mut [u8]) -> () = |st, d| st.enc_blocks(d.into());
     /// Whole blocks decrypted in place.
-    HDec(&'d mut [u8]) -> () = |st, d| st.dec_blocks(d);
+    HDec(&'d mut [u8]) -> () = |st, d| st.dec_blocks(d.into());
     /// Final partial block encrypted in place.
-    HEncPartial(&'d mut [u8]) -> () = |st, d| st.enc_partial(d);
+    HEncPartial(&'d mut [u8]) -> () = |st, d| st.enc_partial(d.into());
     /// Final partial block decrypted in place.
-    HDecPartial(&'d mut [u8]) -> () = |st, d| st.dec_partial(d);
+    HDecPartial(&'d mut [u8]) -> () = |st, d| st.dec_partial(d.into());
     /// Keystream of the next update.
     HKeystream(&'d mut [u8]) -> () = |st, d| st.keystream().store(d);
     /// AEAD finalization.

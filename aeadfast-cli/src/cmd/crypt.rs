@@ -194,7 +194,12 @@ fn encrypt_native(args: &EncryptArgs) -> Result<ExitCode> {
             .and_then(|len| mapped::map_lazy(f, 0, len).ok()),
         _ => None,
     };
-    let mut progress = |n| pb.set_position(n);
+    let mut progress = |n: u64| {
+        pb.set_position(n);
+        if let Some(m) = &map {
+            mapped::release_prefix(m, usize::try_from(n).unwrap_or(usize::MAX));
+        }
+    };
     match &map {
         Some(data) => format::encrypt_slice(
             &sealer,
@@ -276,7 +281,12 @@ fn decrypt_native(c: &Common) -> Result<ExitCode> {
             .and_then(|len| mapped::map_lazy(f, 0, len).ok()),
         _ => None,
     };
-    let mut progress = |n| pb.set_position(n);
+    let mut progress = |n: u64| {
+        pb.set_position(n);
+        if let Some(m) = &map {
+            mapped::release_prefix(m, usize::try_from(n).unwrap_or(usize::MAX));
+        }
+    };
     let result = match &map {
         Some(file) => format::decrypt_body_slice(
             &sealer,

@@ -297,10 +297,24 @@ impl<L: Lanes> State<L> {
             // A chunk of known length: the offsets below need no bounds checks.
             let (mut chunk, rest) = buf.split_at(Self::CHUNK);
             buf = rest;
+            // Blocks go in pairs: two loads, two updates, two stores. Measured on Zen 3 against
+            // one block at a time (medians of 5 alternating runs, 64 KiB): HiAE 178 -> 195
+            // Gbps, HiAEx2 unchanged; groups of 4 gained less and groups of 8 lost 15-20 %.
+            const G: usize = 2;
+            let mut m = [L::zero(); G];
+            let mut c = [L::zero(); G];
             unroll16!(I => {
-                let at = I * Self::BLOCK;
-                let c = self.enc_at::<I>(L::load(&chunk.get_in()[at..]));
-                c.store(&mut chunk.get_out()[at..]);
+                if I.is_multiple_of(G) {
+                    for (j, x) in m.iter_mut().enumerate() {
+                        *x = L::load(&chunk.get_in()[(I + j) * Self::BLOCK..]);
+                    }
+                }
+                c[I % G] = self.enc_at::<I>(m[I % G]);
+                if I % G == G - 1 {
+                    for (j, x) in c.iter().enumerate() {
+                        x.store(&mut chunk.get_out()[(I + 1 - G + j) * Self::BLOCK..]);
+                    }
+                }
             });
         }
         // The last blocks (fewer than sixteen): the same offsets, then one rotation.

@@ -277,3 +277,15 @@ fn kat_tampered_batch_fails_alone() {
         }
     }
 }
+
+/// Set by CI where it knows which batch backend detection must pick (`EXPECT_GIFT_BACKEND`,
+/// e.g. `avx512` for the Miri run built with AVX-512 target features): the tests above then
+/// provably ran that backend, rather than silently falling back to another.
+#[test]
+fn detection_picks_expected_backend() {
+    let Ok(expected) = std::env::var("EXPECT_GIFT_BACKEND") else {
+        return;
+    };
+    assert_eq!(Backend::detect().name(), expected);
+    assert!(Backend::available().any(|b| b.name() == expected));
+}

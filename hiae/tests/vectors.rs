@@ -328,7 +328,9 @@ fn hiaex4_mac() {
 #[test]
 fn backends_listed() {
     let all = backends();
-    assert_eq!(all.last(), Some(&hiae::Backend::Portable));
+    if std::env::var_os("TEST_BACKENDS").is_none() {
+        assert_eq!(all.last(), Some(&hiae::Backend::Portable));
+    }
     eprintln!("backends under test: {all:?}");
     let c = Hiae::new_with_backend(&[0; 32].into(), hiae::Backend::Portable).unwrap();
     assert_eq!(c.implementation_name(), "Portable");

@@ -95,7 +95,7 @@ fn all<const D: usize>() {
     let vs = vectors(D);
     assert_eq!(common::all_vectors(D).len(), if D == 1 { 290 } else { 289 });
     let mut ran = 0;
-    for backend in Backend::available() {
+    for backend in common::backends() {
         check_oneshot::<D>(backend, &vs);
         check_streaming::<D>(backend, &vs);
         check_reuse::<D>(backend, &vs);

@@ -1,6 +1,7 @@
 //! Shared test helpers: the vector files and a small deterministic generator.
 #![allow(dead_code)]
 
+use lemac::Backend;
 use serde::Deserialize;
 
 /// One MAC vector (hex fields decoded).
@@ -92,6 +93,24 @@ impl Rng {
     pub fn bytes(&mut self, n: usize) -> Vec<u8> {
         (0..n).map(|_| self.next() as u8).collect()
     }
+}
+
+/// The backends under test: every one this machine can run (under Miri: those its compile-time
+/// target features enable, else the portable one), or exactly those named in `TEST_BACKENDS`
+/// (comma-separated names such as `VAES-AVX512`). A named backend that is unknown or not
+/// available here is an error, so a typo or a missing tier cannot pass by testing nothing.
+pub fn backends() -> Vec<Backend> {
+    let Ok(list) = std::env::var("TEST_BACKENDS") else {
+        return Backend::available().collect();
+    };
+    list.split(',')
+        .map(|name| {
+            let b = Backend::from_name(name.trim())
+                .unwrap_or_else(|| panic!("TEST_BACKENDS: unknown backend {name:?}"));
+            assert!(b.is_available(), "TEST_BACKENDS: {b} is not available here");
+            b
+        })
+        .collect()
 }
 
 /// Number of proptest cases: `PROPTEST_CASES` if set, else `default`.

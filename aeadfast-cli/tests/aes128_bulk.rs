@@ -45,7 +45,16 @@ fn backends() -> Vec<Backend> {
 
 #[test]
 fn kernel_equals_aes_crate_on_every_backend() {
-    for records in (0..=70).chain([255, 256, 257, 1000]) {
+    // Under Miri (the CI run that interprets the VAES-AVX512 tier) the record counts around
+    // the kernel's group sizes (up to 32 records per step) only.
+    let counts: Vec<usize> = if cfg!(miri) {
+        vec![
+            0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65,
+        ]
+    } else {
+        (0..=70).chain([255, 256, 257, 1000]).collect()
+    };
+    for records in counts {
         let keys = pseudo_random(16 * records, 1 + records as u64);
         let plains = pseudo_random(16 * records, 1000 + records as u64);
         let want = reference(&keys, &plains);

@@ -103,6 +103,42 @@ impl Backend {
         Self::ALL.into_iter().find(|b| same(b.name()))
     }
 
+    /// The backends a comma-separated list of [`name`](Backend::name)s selects, fastest first,
+    /// each checked to be available here; `None` selects every available backend. For options
+    /// and environment variables that restrict which backends a tool or a test suite runs: a
+    /// name that is unknown or not available is an error, so a typo never selects nothing.
+    ///
+    /// ```
+    /// use aes_lanes::Backend;
+    /// let all: Vec<Backend> = Backend::select(None).unwrap().collect();
+    /// assert_eq!(all, Backend::available().collect::<Vec<_>>());
+    /// let one: Vec<Backend> = Backend::select(Some("portable")).unwrap().collect();
+    /// assert_eq!(one, [Backend::Portable]);
+    /// assert!(Backend::select(Some("Portable, nope")).is_err());
+    /// // On x86-64 the Arm tiers, on aarch64 the x86 tiers, are never available.
+    /// let missing = Backend::ALL.into_iter().find(|b| !b.is_available()).unwrap();
+    /// assert!(Backend::select(Some(missing.name())).is_err());
+    /// ```
+    pub fn select(
+        list: Option<&str>,
+    ) -> Result<impl Iterator<Item = Backend> + Clone, SelectError<'_>> {
+        let mut chosen = [list.is_none(); Self::ALL.len()];
+        for name in list.into_iter().flat_map(|l| l.split(',')).map(str::trim) {
+            let b = Self::from_name(name).ok_or(SelectError::Unknown(name))?;
+            if !b.is_available() {
+                return Err(SelectError::Unavailable(b));
+            }
+            if let Some(i) = Self::ALL.iter().position(|&x| x == b) {
+                chosen[i] = true;
+            }
+        }
+        Ok(Self::ALL
+            .into_iter()
+            .zip(chosen)
+            .filter(|&(b, c)| c && b.is_available())
+            .map(|(b, _)| b))
+    }
+
     /// A [`Token`] for this backend, or an error if the CPU cannot run it.
     pub fn token(self) -> Result<Token, Unavailable> {
         if self.is_available() {
@@ -134,6 +170,26 @@ impl fmt::Display for Unavailable {
 }
 
 impl core::error::Error for Unavailable {}
+
+/// Error from [`Backend::select`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SelectError<'a> {
+    /// A name that is no backend's.
+    Unknown(&'a str),
+    /// A backend this CPU (or this build) cannot run.
+    Unavailable(Backend),
+}
+
+impl fmt::Display for SelectError<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SelectError::Unknown(name) => write!(f, "unknown backend {name:?}"),
+            SelectError::Unavailable(b) => fmt::Display::fmt(&Unavailable(*b), f),
+        }
+    }
+}
+
+impl core::error::Error for SelectError<'_> {}
 
 /// Proof that a [`Backend`] can run here; the only way to run lane code on it.
 ///

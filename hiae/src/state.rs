@@ -317,16 +317,7 @@ impl<L: Lanes> State<L> {
                 }
             });
         }
-        // The last blocks (fewer than sixteen): the same offsets, then one rotation.
-        let n = buf.len() / Self::BLOCK;
-        unroll16!(I => {
-            if I < n {
-                let at = I * Self::BLOCK;
-                let c = self.enc_at::<I>(L::load(&buf.get_in()[at..]));
-                c.store(&mut buf.get_out()[at..]);
-            }
-        });
-        self.rotate(n);
+        self.crypt_tail::<false>(buf);
     }
 
     /// Decrypts `buf` (a multiple of [`Self::BLOCK`] bytes), input side to output side as
@@ -362,12 +353,21 @@ impl<L: Lanes> State<L> {
         // Updates 14 and 15 of the last chunk held back their `S3` XORs (blocks 1 and 2).
         self.s[1] = self.s[1].xor(pending[0]);
         self.s[2] = self.s[2].xor(pending[1]);
+        self.crypt_tail::<true>(buf);
+    }
+
+    /// The blocks after the last full chunk (fewer than sixteen), encrypted (`DEC = false`)
+    /// or decrypted at the unrolled offsets, then one rotation: a rotation per block would
+    /// move the whole state each time.
+    #[inline(always)]
+    fn crypt_tail<const DEC: bool>(&mut self, mut buf: InOutBuf<'_, '_, u8>) {
         let n = buf.len() / Self::BLOCK;
         unroll16!(I => {
             if I < n {
                 let at = I * Self::BLOCK;
-                let m = self.dec_at::<I>(L::load(&buf.get_in()[at..]));
-                m.store(&mut buf.get_out()[at..]);
+                let x = L::load(&buf.get_in()[at..]);
+                let y = if DEC { self.dec_at::<I>(x) } else { self.enc_at::<I>(x) };
+                y.store(&mut buf.get_out()[at..]);
             }
         });
         self.rotate(n);

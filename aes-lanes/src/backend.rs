@@ -288,8 +288,10 @@ impl Token {
     }
 }
 
-/// Portable entry point.
-#[inline(always)]
+/// Portable entry point. Not inlined into [`Token::dispatch`]: in unoptimized builds the
+/// 16-way unrolled bitsliced code of a big operation needs a stack frame of over a megabyte,
+/// which `dispatch` would then reserve on every call, on top of the hardware backend's own.
+#[inline(never)]
 fn run_portable<Op: LaneOp>(op: Op) -> Op::Output {
     match Op::LANES {
         1 => op.run::<Soft<1>>(),

@@ -9,6 +9,11 @@ mod mac;
 mod ops;
 mod state;
 
+#[cfg(test)]
+extern crate std;
+#[cfg(test)]
+mod regs32_tests;
+
 pub mod hazmat;
 pub mod stream;
 

@@ -26,9 +26,7 @@ impl<V: Variant, const DECRYPT: bool, const R32: bool> LaneOp
 
     #[inline(always)]
     fn run<L: Lanes>(self) -> [u8; 16] {
-        // The deferred-XOR absorb loop is for the MAC only: next to the encryption or
-        // decryption loop in one function it makes LLVM spill the state.
-        let mut st = State::<L>::new(self.key, self.nonce, false);
+        let mut st = State::<L>::new(self.key, self.nonce, R32);
         st.absorb_padded(self.ad);
         let len = self.buf.len();
         let full = len - len % State::<L>::BLOCK;

@@ -38,9 +38,9 @@ pub(crate) fn run_vaes256<Op: LaneOp>(op: Op) -> Op::Output {
     pick::<Op, Xmm, Ymm, Wide<Ymm, 2>>(op)
 }
 
-/// VAES + AVX-512: `Xmm` and `Ymm` (with AVX-512VL, so three-way XORs become `vpternlogd`)
-/// and `Zmm` for 4 lanes.
+/// VAES + AVX-512: `Xmm` and `Ymm` in their AVX-512VL form (32 registers, three-way XORs as
+/// `vpternlogd`) and `Zmm` for 4 lanes.
 #[target_feature(enable = "aes,sse2,ssse3,sse4.1,avx,avx2,vaes,avx512f,avx512vl,avx512bw")]
 pub(crate) fn run_vaes512<Op: LaneOp>(op: Op) -> Op::Output {
-    pick::<Op, Xmm, Ymm, Zmm>(op)
+    pick::<Op, Xmm<true>, Ymm<true>, Zmm>(op)
 }

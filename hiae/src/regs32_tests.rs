@@ -41,10 +41,16 @@ fn lengths<V: Variant>() -> [usize; 6] {
     ]
 }
 
-fn encrypt<V: Variant, const R32: bool>(b: Backend, ad: &[u8], msg: &[u8]) -> (Vec<u8>, [u8; 16]) {
-    let mut out = vec![0u8; msg.len()];
-    let mut buf = InOutBuf::new(msg, &mut out).unwrap();
-    let tag = b.token().unwrap().dispatch(OneShot::<V, false, R32> {
+/// One-shot encryption (`DEC = false`) or decryption of `input`: the output and the tag
+/// (computed, not checked).
+fn crypt<V: Variant, const DEC: bool, const R32: bool>(
+    b: Backend,
+    ad: &[u8],
+    input: &[u8],
+) -> (Vec<u8>, [u8; 16]) {
+    let mut out = vec![0u8; input.len()];
+    let mut buf = InOutBuf::new(input, &mut out).unwrap();
+    let tag = b.token().unwrap().dispatch(OneShot::<V, DEC, R32> {
         key: &KEY,
         nonce: &NONCE,
         ad,
@@ -54,17 +60,8 @@ fn encrypt<V: Variant, const R32: bool>(b: Backend, ad: &[u8], msg: &[u8]) -> (V
     (out, tag)
 }
 
-fn decrypt<V: Variant, const R32: bool>(b: Backend, ad: &[u8], ct: &[u8]) -> (Vec<u8>, [u8; 16]) {
-    let mut out = vec![0u8; ct.len()];
-    let mut buf = InOutBuf::new(ct, &mut out).unwrap();
-    let tag = b.token().unwrap().dispatch(OneShot::<V, true, R32> {
-        key: &KEY,
-        nonce: &NONCE,
-        ad,
-        buf: &mut buf,
-        _v: PhantomData,
-    });
-    (out, tag)
+fn encrypt<V: Variant, const R32: bool>(b: Backend, ad: &[u8], msg: &[u8]) -> (Vec<u8>, [u8; 16]) {
+    crypt::<V, false, R32>(b, ad, msg)
 }
 
 fn mac<V: Variant, const R32: bool>(b: Backend, msg: &[u8]) -> [u8; 16] {
@@ -126,7 +123,7 @@ fn check_on<V: Variant>() {
                 V::NAME,
                 b.name()
             );
-            let (pt, tag) = decrypt::<V, true>(b, &ad, &deferred.0);
+            let (pt, tag) = crypt::<V, true, true>(b, &ad, &deferred.0);
             assert!(
                 pt == msg && tag == plain.1,
                 "{} on {}: decryption after deferred encryption fails at {len} bytes",

@@ -143,6 +143,29 @@ impl<L: Lanes> State<L> {
         s[(I + 13) % 16] = s13.xor(x);
     }
 
+    /// `Update(x)` at rotation offset `I` in the deferred form of the `regs32` loops: the
+    /// `S13 ^= x` waits in `p[I+13]` and is folded into that block with its `S3` input ten
+    /// updates later, as one three-way XOR; until then a reader of the block must XOR `p` in.
+    /// Returns `t = AESL(S0 ^ S1) ^ x`. Blocks 3..=12 carry a pending value between chunks:
+    /// [`Self::fold_pending`] settles them.
+    #[inline(always)]
+    fn update_deferred_at<const I: usize>(&mut self, p: &mut [L; 16], x: L) -> L {
+        let s = &mut self.s;
+        let t = s[I].xor(s[(I + 1) % 16]).aes_round(x);
+        s[(I + 3) % 16] = s[(I + 3) % 16].xor3(p[(I + 3) % 16], x);
+        p[(I + 13) % 16] = x;
+        s[I] = s[(I + 13) % 16].aes_round(t);
+        t
+    }
+
+    /// Folds the values still pending after the last chunk of a deferred loop.
+    #[inline(always)]
+    fn fold_pending(&mut self, p: &[L; 16]) {
+        for (b, q) in self.s[3..=12].iter_mut().zip(&p[3..=12]) {
+            *b = b.xor(*q);
+        }
+    }
+
     /// `UpdateEnc(m)` at rotation offset `I`; returns the ciphertext block.
     #[inline(always)]
     fn enc_at<const I: usize>(&mut self, m: L) -> L {
@@ -236,25 +259,15 @@ impl<L: Lanes> State<L> {
         debug_assert_eq!(data.len() % Self::BLOCK, 0);
         let mut chunks = data.chunks_exact(Self::CHUNK);
         if self.regs32 && L::LANES == 1 {
-            // Deferred form (one lane only: wider lanes spilled): the `S13 ^= x` of update i
-            // is kept aside in `p[i+13]` and folded into that block together with its next
-            // input (`S3` role, ten updates later), as one three-way XOR. Blocks 3..=12
-            // carry a pending value between chunks.
+            // Deferred form (`update_deferred_at`; one lane only: wider lanes spilled).
             let mut p = [L::zero(); 16];
             for chunk in &mut chunks {
                 let chunk = &chunk[..Self::CHUNK];
                 unroll16!(I => {
-                    let x = L::load(&chunk[I * Self::BLOCK..]);
-                    let s = &mut self.s;
-                    let t = s[I].xor(s[(I + 1) % 16]).aes_round(x);
-                    s[(I + 3) % 16] = s[(I + 3) % 16].xor3(p[(I + 3) % 16], x);
-                    p[(I + 13) % 16] = x;
-                    s[I] = s[(I + 13) % 16].aes_round(t);
+                    self.update_deferred_at::<I>(&mut p, L::load(&chunk[I * Self::BLOCK..]));
                 });
             }
-            for (b, q) in self.s[3..=12].iter_mut().zip(&p[3..=12]) {
-                *b = b.xor(*q);
-            }
+            self.fold_pending(&p);
         } else {
             for chunk in &mut chunks {
                 let chunk = &chunk[..Self::CHUNK];
@@ -298,29 +311,22 @@ impl<L: Lanes> State<L> {
     pub(crate) fn enc_blocks(&mut self, mut buf: InOutBuf<'_, '_, u8>) {
         debug_assert_eq!(buf.len() % Self::BLOCK, 0);
         if self.regs32 {
-            // Deferred form, as in `absorb_blocks`: the `S13 ^= m` of update i waits in
-            // `p[i+13]`; the `S9` read four updates later takes it as a third XOR input, and
-            // the `S3` step six updates after that folds it in. Five vector operations per
-            // update instead of six.
+            // Deferred form (`update_deferred_at`): the `S9` read takes the block's pending
+            // value as a third XOR input. Five vector operations per update instead of six.
+            // (The update leaves `S9` and `p[9]` as they were, so reading them after it is
+            // the same as before.)
             let mut p = [L::zero(); 16];
             while buf.len() >= Self::CHUNK {
                 let (mut chunk, rest) = buf.split_at(Self::CHUNK);
                 buf = rest;
                 unroll16!(I => {
                     let at = I * Self::BLOCK;
-                    let m = L::load(&chunk.get_in()[at..]);
-                    let s = &mut self.s;
-                    let t = s[I].xor(s[(I + 1) % 16]).aes_round(m);
-                    let c = t.xor3(s[(I + 9) % 16], p[(I + 9) % 16]);
-                    s[(I + 3) % 16] = s[(I + 3) % 16].xor3(p[(I + 3) % 16], m);
-                    p[(I + 13) % 16] = m;
-                    s[I] = s[(I + 13) % 16].aes_round(t);
+                    let t = self.update_deferred_at::<I>(&mut p, L::load(&chunk.get_in()[at..]));
+                    let c = t.xor3(self.s[(I + 9) % 16], p[(I + 9) % 16]);
                     c.store(&mut chunk.get_out()[at..]);
                 });
             }
-            for (b, q) in self.s[3..=12].iter_mut().zip(&p[3..=12]) {
-                *b = b.xor(*q);
-            }
+            self.fold_pending(&p);
             self.crypt_tail::<false>(buf);
             return;
         }

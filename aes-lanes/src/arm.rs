@@ -24,6 +24,8 @@ pub(crate) struct Neon(uint8x16_t);
 pub(crate) struct NeonSha3(Neon);
 
 impl Lanes for Neon {
+    crate::lanes::one_part!();
+
     const LANES: usize = 1;
 
     #[inline(always)]
@@ -141,6 +143,8 @@ const ROT_WORD3_SPLAT: [u8; 16] = [
 ];
 
 impl Lanes for NeonSha3 {
+    crate::lanes::one_part!();
+
     const LANES: usize = 1;
 
     #[inline(always)]

@@ -31,6 +31,23 @@ pub trait Lanes: Copy {
     /// Size of a value in bytes: `16 × LANES`.
     const BYTES: usize = 16 * Self::LANES;
 
+    /// The single-register value this one is made of: `L` for [`Wide<L, N>`](crate::Wide),
+    /// `Self` for everything else.
+    type Part: Lanes;
+
+    /// How many [`Part`](Lanes::Part)s a value holds (`N` for `Wide<L, N>`, else 1).
+    ///
+    /// Algorithms whose lanes stay independent over long runs of data can run those runs on
+    /// one part at a time ([`part`](Lanes::part)), so that only one part's state needs
+    /// registers: a `Wide` value's state is `N` times the register file's share of a part's.
+    const PARTS: usize = 1;
+
+    /// Part `i < PARTS`: lanes `i · Part::LANES ..`.
+    fn part(self, i: usize) -> Self::Part;
+
+    /// Replaces part `i < PARTS`.
+    fn set_part(&mut self, i: usize, value: Self::Part);
+
     /// All lanes zero.
     fn zero() -> Self;
 
@@ -243,6 +260,24 @@ pub trait Lanes: Copy {
         Self::load(&buf)
     }
 }
+
+/// The [`Lanes`] items of a value that is one register: its only part is itself.
+macro_rules! one_part {
+    () => {
+        type Part = Self;
+
+        #[inline(always)]
+        fn part(self, _i: usize) -> Self {
+            self
+        }
+
+        #[inline(always)]
+        fn set_part(&mut self, _i: usize, value: Self) {
+            *self = value;
+        }
+    };
+}
+pub(crate) use one_part;
 
 /// Byte shuffle for [`Lanes::aes128_key_step_sliced`]: applied to the last key words (one
 /// key per 32-bit column), it puts `RotWord` of each column's word where `ShiftRows` will

@@ -50,6 +50,20 @@ impl<L: Lanes, const N: usize> Wide<L, N> {
 impl<L: Lanes, const N: usize> Lanes for Wide<L, N> {
     const LANES: usize = N * L::LANES;
 
+    type Part = L;
+
+    const PARTS: usize = N;
+
+    #[inline(always)]
+    fn part(self, i: usize) -> L {
+        self.0[i]
+    }
+
+    #[inline(always)]
+    fn set_part(&mut self, i: usize, value: L) {
+        self.0[i] = value;
+    }
+
     #[inline(always)]
     fn zero() -> Self {
         Wide([L::zero(); N])

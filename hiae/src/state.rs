@@ -25,6 +25,10 @@ pub(crate) const C1: [u8; 16] = [
     0x4a, 0x40, 0x93, 0x82, 0x22, 0x99, 0xf3, 0x1d, 0x00, 0x82, 0xef, 0xa9, 0x8e, 0xc4, 0xe6, 0xc8,
 ];
 
+/// Chunks per piece when the bulk loops run part by part ([`State::SPLIT`]): each part goes
+/// over the piece in turn, so the later ones read it from L1 (16 KiB for HiAEx4).
+const SPLIT_PIECE: usize = 16;
+
 /// Size in bytes of the serialized state: 16 blocks of up to 4 lanes.
 pub(crate) const STATE_BYTES: usize = 16 * 16 * MAX_LANES;
 
@@ -36,6 +40,30 @@ macro_rules! unroll16 {
     (@ $i:ident $body:block; $($n:literal)*) => {
         $( { const $i: usize = $n; $body } )*
     };
+}
+
+/// Runs `$body` on each part of `$st`'s lanes ([`State::SPLIT`]) in turn: `$p` is the part's
+/// state (`&mut State<L::Part>`), `$i` its index as a constant. Each part is taken out of the
+/// state right before its turn and put back right after (16 loads and 16 stores; the whole
+/// state does not fit the registers anyway).
+macro_rules! by_parts {
+    ($st:ident, |$p:ident, $i:ident| $body:block) => {{
+        by_parts!(@one $st, $p, $i, 0, $body);
+        by_parts!(@one $st, $p, $i, 1, $body);
+        if L::PARTS > 2 {
+            by_parts!(@one $st, $p, $i, 2, $body);
+            by_parts!(@one $st, $p, $i, 3, $body);
+        }
+    }};
+    (@one $st:ident, $p:ident, $i:ident, $n:literal, $body:block) => {{
+        const $i: usize = $n;
+        let mut part = $st.part_state($i);
+        {
+            let $p = &mut part;
+            $body
+        }
+        $st.set_part_state($i, &part);
+    }};
 }
 
 /// The 16-block state, `L::LANES` lanes wide.
@@ -62,6 +90,17 @@ fn lengths_block(a: u64, b: u64) -> [u8; 16] {
 }
 
 impl<L: Lanes> State<L> {
+    /// Whether the bulk loops run one register's lanes at a time ([`Lanes::PARTS`]): for four
+    /// lanes in several registers (HiAEx4 on VAES-AVX2, AES-NI, Arm), whose interleaved states
+    /// would not fit the register file. The lanes are independent HiAE states until
+    /// finalization, so each part can go over a piece of data on its own. Measured on Zen 3
+    /// (`hiae_speed`, 64 KiB, medians of alternating runs, Gbps), interleaved -> by parts:
+    /// AES-NI encrypt 88-93 -> 167-169, MAC 125-136 -> 202-205; VAES-AVX2 encrypt 145-239 ->
+    /// 245-303 (and no longer erratic), decryption about level. Two lanes in two `xmm`
+    /// registers (HiAEx2 on AES-NI) stay interleaved: its decryption and MAC were 15-25 %
+    /// faster that way than one lane at a time.
+    const SPLIT: bool = L::LANES == 4 && L::PARTS > 1;
+
     /// Bytes absorbed per update (one block in every lane).
     pub(crate) const BLOCK: usize = 16 * L::LANES;
     /// Bytes per unrolled chunk of sixteen updates.
@@ -235,6 +274,21 @@ impl<L: Lanes> State<L> {
     /// `Diffuse(x0, x1)`: sixteen times `Update(x0); Update(x1)`.
     #[inline(always)]
     pub(crate) fn diffuse(&mut self, x0: L, x1: L) {
+        // By parts only for four single-lane registers (AES-NI, Arm): HiAEx4's empty message
+        // on AES-NI 850 -> 169 ns. Two `ymm` (VAES-AVX2) stay interleaved: by parts, the two
+        // dependency chains ran one after the other and 64-byte messages took twice as long.
+        if Self::SPLIT && L::PARTS > 2 {
+            by_parts!(self, |p, I| {
+                p.diffuse_lanes(x0.part(I), x1.part(I));
+            });
+        } else {
+            self.diffuse_lanes(x0, x1);
+        }
+    }
+
+    /// [`diffuse`](Self::diffuse) on all lanes at once.
+    #[inline(always)]
+    fn diffuse_lanes(&mut self, x0: L, x1: L) {
         // Rotation-free: update k works at offset k mod 16, so after the 32 updates the array
         // is back in canonical order. (A rolled loop with a real rotation per update is the
         // same code when the state fits in registers, but for states that do not — `Wide`
@@ -257,33 +311,59 @@ impl<L: Lanes> State<L> {
     #[inline(always)]
     pub(crate) fn absorb_blocks(&mut self, data: &[u8]) {
         debug_assert_eq!(data.len() % Self::BLOCK, 0);
-        let mut chunks = data.chunks_exact(Self::CHUNK);
+        let (bulk, rest) = data.split_at(data.len() - data.len() % Self::CHUNK);
+        if Self::SPLIT {
+            for piece in bulk.chunks(SPLIT_PIECE * Self::CHUNK) {
+                by_parts!(self, |p, I| {
+                    p.absorb_chunks::<I>(piece, L::PARTS);
+                });
+            }
+            by_parts!(self, |p, I| {
+                p.absorb_tail::<I>(rest, L::PARTS);
+            });
+        } else {
+            self.absorb_chunks::<0>(bulk, 1);
+            self.absorb_tail::<0>(rest, 1);
+        }
+    }
+
+    /// Absorbs the blocks after the last whole chunk (fewer than sixteen), part `H` of
+    /// `parts`, then one rotation.
+    #[inline(always)]
+    fn absorb_tail<const H: usize>(&mut self, rest: &[u8], parts: usize) {
+        let n = rest.len() / (parts * Self::BLOCK);
+        unroll16!(I => {
+            if I < n {
+                self.update_at::<I>(L::load(&rest[(I * parts + H) * Self::BLOCK..]));
+            }
+        });
+        self.rotate(n);
+    }
+
+    /// Absorbs whole chunks of `data` (a multiple of `parts ×` [`Self::CHUNK`] bytes) in which
+    /// this state owns part `H` of every `parts × BLOCK`-byte block (see [`Self::SPLIT`]).
+    #[inline(always)]
+    fn absorb_chunks<const H: usize>(&mut self, data: &[u8], parts: usize) {
+        let at = |i: usize| (i * parts + H) * Self::BLOCK;
+        let chunks = data.chunks_exact(parts * Self::CHUNK);
         if self.regs32 && L::LANES == 1 {
             // Deferred form (`update_deferred_at`; one lane only: wider lanes spilled).
             let mut p = [L::zero(); 16];
-            for chunk in &mut chunks {
-                let chunk = &chunk[..Self::CHUNK];
+            for chunk in chunks {
+                let chunk = &chunk[..parts * Self::CHUNK];
                 unroll16!(I => {
-                    self.update_deferred_at::<I>(&mut p, L::load(&chunk[I * Self::BLOCK..]));
+                    self.update_deferred_at::<I>(&mut p, L::load(&chunk[at(I)..]));
                 });
             }
             self.fold_pending(&p);
         } else {
-            for chunk in &mut chunks {
-                let chunk = &chunk[..Self::CHUNK];
+            for chunk in chunks {
+                let chunk = &chunk[..parts * Self::CHUNK];
                 unroll16!(I => {
-                    self.update_at::<I>(L::load(&chunk[I * Self::BLOCK..]));
+                    self.update_at::<I>(L::load(&chunk[at(I)..]));
                 });
             }
         }
-        let rest = chunks.remainder();
-        let n = rest.len() / Self::BLOCK;
-        unroll16!(I => {
-            if I < n {
-                self.update_at::<I>(L::load(&rest[I * Self::BLOCK..]));
-            }
-        });
-        self.rotate(n);
     }
 
     /// Absorbs `data` zero-padded to a multiple of [`Self::BLOCK`] bytes.
@@ -308,31 +388,84 @@ impl<L: Lanes> State<L> {
     /// and then worked in place: the copy, and moving the state through memory around it,
     /// cost 20 % in place and 40 % out of place.)
     #[inline(always)]
-    pub(crate) fn enc_blocks(&mut self, mut buf: InOutBuf<'_, '_, u8>) {
+    pub(crate) fn enc_blocks(&mut self, buf: InOutBuf<'_, '_, u8>) {
+        self.crypt_blocks::<false>(buf);
+    }
+
+    /// Decrypts `buf` (a multiple of [`Self::BLOCK`] bytes), input side to output side as
+    /// [`enc_blocks`](Self::enc_blocks).
+    #[inline(always)]
+    pub(crate) fn dec_blocks(&mut self, buf: InOutBuf<'_, '_, u8>) {
+        self.crypt_blocks::<true>(buf);
+    }
+
+    /// [`enc_blocks`](Self::enc_blocks) (`DEC = false`) or [`dec_blocks`](Self::dec_blocks):
+    /// whole chunks (part by part where [`Self::SPLIT`]), then the remaining blocks.
+    #[inline(always)]
+    fn crypt_blocks<const DEC: bool>(&mut self, buf: InOutBuf<'_, '_, u8>) {
         debug_assert_eq!(buf.len() % Self::BLOCK, 0);
+        let bulk_len = buf.len() - buf.len() % Self::CHUNK;
+        let (mut bulk, tail) = buf.split_at(bulk_len);
+        if Self::SPLIT {
+            let mut tail = tail;
+            while !bulk.is_empty() {
+                let n = bulk.len().min(SPLIT_PIECE * Self::CHUNK);
+                let (mut piece, rest) = bulk.split_at(n);
+                bulk = rest;
+                by_parts!(self, |p, I| {
+                    p.crypt_chunks::<DEC, I>(piece.reborrow(), L::PARTS);
+                });
+            }
+            by_parts!(self, |p, I| {
+                p.crypt_tail::<DEC, I>(tail.reborrow(), L::PARTS);
+            });
+        } else {
+            self.crypt_chunks::<DEC, 0>(bulk, 1);
+            self.crypt_tail::<DEC, 0>(tail, 1);
+        }
+    }
+
+    /// Encrypts or decrypts whole chunks of `buf` (a multiple of `parts ×` [`Self::CHUNK`]
+    /// bytes) in which this state owns part `H` of every `parts × BLOCK`-byte block.
+    #[inline(always)]
+    fn crypt_chunks<const DEC: bool, const H: usize>(
+        &mut self,
+        buf: InOutBuf<'_, '_, u8>,
+        parts: usize,
+    ) {
+        if DEC {
+            self.dec_chunks::<H>(buf, parts);
+        } else {
+            self.enc_chunks::<H>(buf, parts);
+        }
+    }
+
+    /// The encryption loop of [`crypt_chunks`](Self::crypt_chunks).
+    #[inline(always)]
+    fn enc_chunks<const H: usize>(&mut self, mut buf: InOutBuf<'_, '_, u8>, parts: usize) {
+        let at = |i: usize| (i * parts + H) * Self::BLOCK;
+        let size = parts * Self::CHUNK;
         if self.regs32 {
             // Deferred form (`update_deferred_at`): the `S9` read takes the block's pending
             // value as a third XOR input. Five vector operations per update instead of six.
             // (The update leaves `S9` and `p[9]` as they were, so reading them after it is
             // the same as before.)
             let mut p = [L::zero(); 16];
-            while buf.len() >= Self::CHUNK {
-                let (mut chunk, rest) = buf.split_at(Self::CHUNK);
+            while buf.len() >= size {
+                let (mut chunk, rest) = buf.split_at(size);
                 buf = rest;
                 unroll16!(I => {
-                    let at = I * Self::BLOCK;
-                    let t = self.update_deferred_at::<I>(&mut p, L::load(&chunk.get_in()[at..]));
+                    let t = self.update_deferred_at::<I>(&mut p, L::load(&chunk.get_in()[at(I)..]));
                     let c = t.xor3(self.s[(I + 9) % 16], p[(I + 9) % 16]);
-                    c.store(&mut chunk.get_out()[at..]);
+                    c.store(&mut chunk.get_out()[at(I)..]);
                 });
             }
             self.fold_pending(&p);
-            self.crypt_tail::<false>(buf);
             return;
         }
-        while buf.len() >= Self::CHUNK {
+        while buf.len() >= size {
             // A chunk of known length: the offsets below need no bounds checks.
-            let (mut chunk, rest) = buf.split_at(Self::CHUNK);
+            let (mut chunk, rest) = buf.split_at(size);
             buf = rest;
             // Blocks go in pairs: two loads, two updates, two stores. Measured on Zen 3 against
             // one block at a time (medians of 5 alternating runs, 64 KiB): HiAE 178 -> 195
@@ -343,25 +476,24 @@ impl<L: Lanes> State<L> {
             unroll16!(I => {
                 if I.is_multiple_of(G) {
                     for (j, x) in m.iter_mut().enumerate() {
-                        *x = L::load(&chunk.get_in()[(I + j) * Self::BLOCK..]);
+                        *x = L::load(&chunk.get_in()[at(I + j)..]);
                     }
                 }
                 c[I % G] = self.enc_at::<I>(m[I % G]);
                 if I % G == G - 1 {
                     for (j, x) in c.iter().enumerate() {
-                        x.store(&mut chunk.get_out()[(I + 1 - G + j) * Self::BLOCK..]);
+                        x.store(&mut chunk.get_out()[at(I + 1 - G + j)..]);
                     }
                 }
             });
         }
-        self.crypt_tail::<false>(buf);
     }
 
-    /// Decrypts `buf` (a multiple of [`Self::BLOCK`] bytes), input side to output side as
-    /// [`enc_blocks`](Self::enc_blocks).
+    /// The decryption loop of [`crypt_chunks`](Self::crypt_chunks).
     #[inline(always)]
-    pub(crate) fn dec_blocks(&mut self, mut buf: InOutBuf<'_, '_, u8>) {
-        debug_assert_eq!(buf.len() % Self::BLOCK, 0);
+    fn dec_chunks<const H: usize>(&mut self, mut buf: InOutBuf<'_, '_, u8>, parts: usize) {
+        let at = |i: usize| (i * parts + H) * Self::BLOCK;
+        let size = parts * Self::CHUNK;
         // Decryption is latency-bound: the plaintext `m` of update i is XORed into `S3`, which
         // is the `S1` of update i+2, whose `AESL(S0 ^ S1)` gives the next plaintext. Written
         // plainly that chain is xor, xor, aesenc per two updates. Here the `S3 ^= m` is held
@@ -369,12 +501,11 @@ impl<L: Lanes> State<L> {
         // sits between two AES rounds of the chain; the held-back XOR is applied off the
         // chain, and the last two are flushed after the loop.
         let mut pending = [L::zero(); 2];
-        while buf.len() >= Self::CHUNK {
-            let (mut chunk, rest) = buf.split_at(Self::CHUNK);
+        while buf.len() >= size {
+            let (mut chunk, rest) = buf.split_at(size);
             buf = rest;
             unroll16!(I => {
-                let at = I * Self::BLOCK;
-                let c = L::load(&chunk.get_in()[at..]);
+                let c = L::load(&chunk.get_in()[at(I)..]);
                 let s = &mut self.s;
                 let q = pending[I % 2];
                 let t = c.xor(s[(I + 9) % 16]);
@@ -384,24 +515,48 @@ impl<L: Lanes> State<L> {
                 s[I] = s13.aes_round(t);
                 s[(I + 13) % 16] = s13.xor(m);
                 pending[I % 2] = m;
-                m.store(&mut chunk.get_out()[at..]);
+                m.store(&mut chunk.get_out()[at(I)..]);
             });
         }
         // Updates 14 and 15 of the last chunk held back their `S3` XORs (blocks 1 and 2).
         self.s[1] = self.s[1].xor(pending[0]);
         self.s[2] = self.s[2].xor(pending[1]);
-        self.crypt_tail::<true>(buf);
     }
 
-    /// The blocks after the last full chunk (fewer than sixteen), encrypted (`DEC = false`)
-    /// or decrypted at the unrolled offsets, then one rotation: a rotation per block would
+    /// Part `i` of every block ([`Lanes::part`]), as a state of [`Lanes::Part`] lanes.
+    #[inline(always)]
+    fn part_state(&self, i: usize) -> State<L::Part> {
+        let mut s = [L::Part::zero(); 16];
+        for (d, b) in s.iter_mut().zip(&self.s) {
+            *d = b.part(i);
+        }
+        State {
+            s,
+            regs32: self.regs32,
+        }
+    }
+
+    /// Puts back what [`part_state`](Self::part_state) took out.
+    #[inline(always)]
+    fn set_part_state(&mut self, i: usize, part: &State<L::Part>) {
+        for (b, x) in self.s.iter_mut().zip(&part.s) {
+            b.set_part(i, *x);
+        }
+    }
+
+    /// The blocks after the last full chunk (fewer than sixteen; part `H` of `parts`),
+    /// encrypted (`DEC = false`) or decrypted at the unrolled offsets, then one rotation: a rotation per block would
     /// move the whole state each time.
     #[inline(always)]
-    fn crypt_tail<const DEC: bool>(&mut self, mut buf: InOutBuf<'_, '_, u8>) {
-        let n = buf.len() / Self::BLOCK;
+    fn crypt_tail<const DEC: bool, const H: usize>(
+        &mut self,
+        mut buf: InOutBuf<'_, '_, u8>,
+        parts: usize,
+    ) {
+        let n = buf.len() / (parts * Self::BLOCK);
         unroll16!(I => {
             if I < n {
-                let at = I * Self::BLOCK;
+                let at = (I * parts + H) * Self::BLOCK;
                 let x = L::load(&buf.get_in()[at..]);
                 let y = if DEC { self.dec_at::<I>(x) } else { self.enc_at::<I>(x) };
                 y.store(&mut buf.get_out()[at..]);

@@ -15,6 +15,8 @@ use crate::lanes::SLICED_ROT_WORD;
 pub(crate) struct Xmm<const VL: bool = false>(__m128i);
 
 impl<const VL: bool> Lanes for Xmm<VL> {
+    crate::lanes::one_part!();
+
     const LANES: usize = 1;
 
     #[inline(always)]

@@ -14,6 +14,8 @@ use crate::Lanes;
 pub(crate) struct Ymm<const VL: bool = false>(__m256i);
 
 impl<const VL: bool> Lanes for Ymm<VL> {
+    crate::lanes::one_part!();
+
     const LANES: usize = 2;
 
     #[inline(always)]

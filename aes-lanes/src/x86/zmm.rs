@@ -10,6 +10,8 @@ use crate::Lanes;
 pub(crate) struct Zmm(__m512i);
 
 impl Lanes for Zmm {
+    crate::lanes::one_part!();
+
     const LANES: usize = 4;
 
     #[inline(always)]

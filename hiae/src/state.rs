@@ -545,8 +545,8 @@ impl<L: Lanes> State<L> {
     }
 
     /// The blocks after the last full chunk (fewer than sixteen; part `H` of `parts`),
-    /// encrypted (`DEC = false`) or decrypted at the unrolled offsets, then one rotation: a rotation per block would
-    /// move the whole state each time.
+    /// encrypted (`DEC = false`) or decrypted at the unrolled offsets, then one rotation: a
+    /// rotation per block would move the whole state each time.
     #[inline(always)]
     fn crypt_tail<const DEC: bool, const H: usize>(
         &mut self,

@@ -327,6 +327,13 @@ impl<L: Lanes> State<L> {
         }
     }
 
+    /// Byte offset of block `i` of part `H` in data made of `parts`-register blocks (block `i`
+    /// of the whole value is `parts × BLOCK` bytes at `i · parts · BLOCK`).
+    #[inline(always)]
+    fn at<const H: usize>(i: usize, parts: usize) -> usize {
+        (i * parts + H) * Self::BLOCK
+    }
+
     /// Absorbs the blocks after the last whole chunk (fewer than sixteen), part `H` of
     /// `parts`, then one rotation.
     #[inline(always)]
@@ -334,7 +341,7 @@ impl<L: Lanes> State<L> {
         let n = rest.len() / (parts * Self::BLOCK);
         unroll16!(I => {
             if I < n {
-                self.update_at::<I>(L::load(&rest[(I * parts + H) * Self::BLOCK..]));
+                self.update_at::<I>(L::load(&rest[Self::at::<H>(I, parts)..]));
             }
         });
         self.rotate(n);
@@ -344,7 +351,6 @@ impl<L: Lanes> State<L> {
     /// this state owns part `H` of every `parts × BLOCK`-byte block (see [`Self::SPLIT`]).
     #[inline(always)]
     fn absorb_chunks<const H: usize>(&mut self, data: &[u8], parts: usize) {
-        let at = |i: usize| (i * parts + H) * Self::BLOCK;
         let chunks = data.chunks_exact(parts * Self::CHUNK);
         if self.regs32 && L::LANES == 1 {
             // Deferred form (`update_deferred_at`; one lane only: wider lanes spilled).
@@ -352,7 +358,7 @@ impl<L: Lanes> State<L> {
             for chunk in chunks {
                 let chunk = &chunk[..parts * Self::CHUNK];
                 unroll16!(I => {
-                    self.update_deferred_at::<I>(&mut p, L::load(&chunk[at(I)..]));
+                    self.update_deferred_at::<I>(&mut p, L::load(&chunk[Self::at::<H>(I, parts)..]));
                 });
             }
             self.fold_pending(&p);
@@ -360,7 +366,7 @@ impl<L: Lanes> State<L> {
             for chunk in chunks {
                 let chunk = &chunk[..parts * Self::CHUNK];
                 unroll16!(I => {
-                    self.update_at::<I>(L::load(&chunk[at(I)..]));
+                    self.update_at::<I>(L::load(&chunk[Self::at::<H>(I, parts)..]));
                 });
             }
         }
@@ -405,9 +411,8 @@ impl<L: Lanes> State<L> {
     fn crypt_blocks<const DEC: bool>(&mut self, buf: InOutBuf<'_, '_, u8>) {
         debug_assert_eq!(buf.len() % Self::BLOCK, 0);
         let bulk_len = buf.len() - buf.len() % Self::CHUNK;
-        let (mut bulk, tail) = buf.split_at(bulk_len);
+        let (mut bulk, mut tail) = buf.split_at(bulk_len);
         if Self::SPLIT {
-            let mut tail = tail;
             while !bulk.is_empty() {
                 let n = bulk.len().min(SPLIT_PIECE * Self::CHUNK);
                 let (mut piece, rest) = bulk.split_at(n);
@@ -443,7 +448,6 @@ impl<L: Lanes> State<L> {
     /// The encryption loop of [`crypt_chunks`](Self::crypt_chunks).
     #[inline(always)]
     fn enc_chunks<const H: usize>(&mut self, mut buf: InOutBuf<'_, '_, u8>, parts: usize) {
-        let at = |i: usize| (i * parts + H) * Self::BLOCK;
         let size = parts * Self::CHUNK;
         if self.regs32 {
             // Deferred form (`update_deferred_at`): the `S9` read takes the block's pending
@@ -455,9 +459,9 @@ impl<L: Lanes> State<L> {
                 let (mut chunk, rest) = buf.split_at(size);
                 buf = rest;
                 unroll16!(I => {
-                    let t = self.update_deferred_at::<I>(&mut p, L::load(&chunk.get_in()[at(I)..]));
+                    let t = self.update_deferred_at::<I>(&mut p, L::load(&chunk.get_in()[Self::at::<H>(I, parts)..]));
                     let c = t.xor3(self.s[(I + 9) % 16], p[(I + 9) % 16]);
-                    c.store(&mut chunk.get_out()[at(I)..]);
+                    c.store(&mut chunk.get_out()[Self::at::<H>(I, parts)..]);
                 });
             }
             self.fold_pending(&p);
@@ -476,13 +480,13 @@ impl<L: Lanes> State<L> {
             unroll16!(I => {
                 if I.is_multiple_of(G) {
                     for (j, x) in m.iter_mut().enumerate() {
-                        *x = L::load(&chunk.get_in()[at(I + j)..]);
+                        *x = L::load(&chunk.get_in()[Self::at::<H>(I + j, parts)..]);
                     }
                 }
                 c[I % G] = self.enc_at::<I>(m[I % G]);
                 if I % G == G - 1 {
                     for (j, x) in c.iter().enumerate() {
-                        x.store(&mut chunk.get_out()[at(I + 1 - G + j)..]);
+                        x.store(&mut chunk.get_out()[Self::at::<H>(I + 1 - G + j, parts)..]);
                     }
                 }
             });
@@ -492,7 +496,6 @@ impl<L: Lanes> State<L> {
     /// The decryption loop of [`crypt_chunks`](Self::crypt_chunks).
     #[inline(always)]
     fn dec_chunks<const H: usize>(&mut self, mut buf: InOutBuf<'_, '_, u8>, parts: usize) {
-        let at = |i: usize| (i * parts + H) * Self::BLOCK;
         let size = parts * Self::CHUNK;
         // Decryption is latency-bound: the plaintext `m` of update i is XORed into `S3`, which
         // is the `S1` of update i+2, whose `AESL(S0 ^ S1)` gives the next plaintext. Written
@@ -505,7 +508,7 @@ impl<L: Lanes> State<L> {
             let (mut chunk, rest) = buf.split_at(size);
             buf = rest;
             unroll16!(I => {
-                let c = L::load(&chunk.get_in()[at(I)..]);
+                let c = L::load(&chunk.get_in()[Self::at::<H>(I, parts)..]);
                 let s = &mut self.s;
                 let q = pending[I % 2];
                 let t = c.xor(s[(I + 9) % 16]);
@@ -515,7 +518,7 @@ impl<L: Lanes> State<L> {
                 s[I] = s13.aes_round(t);
                 s[(I + 13) % 16] = s13.xor(m);
                 pending[I % 2] = m;
-                m.store(&mut chunk.get_out()[at(I)..]);
+                m.store(&mut chunk.get_out()[Self::at::<H>(I, parts)..]);
             });
         }
         // Updates 14 and 15 of the last chunk held back their `S3` XORs (blocks 1 and 2).
@@ -556,7 +559,7 @@ impl<L: Lanes> State<L> {
         let n = buf.len() / (parts * Self::BLOCK);
         unroll16!(I => {
             if I < n {
-                let at = (I * parts + H) * Self::BLOCK;
+                let at = Self::at::<H>(I, parts);
                 let x = L::load(&buf.get_in()[at..]);
                 let y = if DEC { self.dec_at::<I>(x) } else { self.enc_at::<I>(x) };
                 y.store(&mut buf.get_out()[at..]);

@@ -1,5 +1,27 @@
 //! One module per subcommand.
 
+use std::io::Write;
+
+use anyhow::Context;
+
+/// `println!` for a subcommand's report: a write that fails (a full disk, a closed pipe)
+/// becomes an error ("cannot write to standard output") instead of a panic. Defined before
+/// the subcommand modules, so they see it.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::cmd::say_line(format_args!($($arg)*))
+    };
+}
+
+/// Writes one line to standard output and flushes it (see [`say!`]).
+pub fn say_line(line: std::fmt::Arguments<'_>) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_fmt(line)
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush())
+        .context("cannot write to standard output")
+}
+
 pub mod aes128;
 pub mod bench;
 pub mod crypt;

@@ -390,7 +390,9 @@ impl FormatError {
 impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FormatError::Io(e) => write!(f, "{e}"),
+            // The io::Error itself is the `source`: printed once, after this, by error
+            // reporters that walk the chain (`anyhow`'s `{:#}`).
+            FormatError::Io(_) => write!(f, "reading the input or writing the output failed"),
             FormatError::Header(m) => write!(f, "bad header: {m}"),
             FormatError::KeyLength { algorithm, got } => write!(
                 f,

@@ -8,9 +8,15 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// Exit statuses, shown under `--help`.
+const EXIT_STATUS: &str = "Exit status: 0 success; 1 a verification or check failed (wrong key \
+or passphrase, tampered or truncated file, `sum -c` mismatch, `aes128 bench` mismatch); 2 usage \
+or I/O error (bad arguments, missing file, existing output without --force, full disk). Errors \
+are one line on standard error.";
+
 /// Fast AES-based authenticated encryption (HiAE, GIFT-COFB), LeMac checksums and bulk AES-128.
 #[derive(Parser, Debug)]
-#[command(name = "aeadfast", version, about, long_about = None)]
+#[command(name = "aeadfast", version, about, long_about = None, after_help = EXIT_STATUS)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -49,7 +55,19 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to standard output (status 0), usage errors to standard
+            // error (status 2); either way a failed write is reported, not ignored.
+            let status = if e.use_stderr() { 2 } else { 0 };
+            if let Err(w) = e.print() {
+                eprintln!("aeadfast: cannot write to standard output: {w}");
+                return ExitCode::from(2);
+            }
+            return ExitCode::from(status);
+        }
+    };
     let result = match cli.command {
         Command::Info(args) => cmd::info::run(&args),
         Command::Keygen(args) => cmd::keygen::run(&args),

@@ -58,3 +58,17 @@ fn info_reports_each_algorithms_implementation() {
     assert!(single.contains(expect), "{single}");
     assert!(line("AES-128 bulk").contains(lanes));
 }
+
+#[test]
+fn help_documents_the_exit_statuses() {
+    let out = aeadfast(&["--help"]);
+    assert!(out.status.success(), "{out:?}");
+    let help = String::from_utf8(out.stdout).unwrap();
+    for part in [
+        "Exit status: 0 success",
+        "1 a verification",
+        "2 usage or I/O error",
+    ] {
+        assert!(help.contains(part), "{part:?} missing in:\n{help}");
+    }
+}

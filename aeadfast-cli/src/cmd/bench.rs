@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use aeadfast_cli::aes128_bulk::{RECORD, encrypt_records};
 use aes_lanes::Backend;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use gift_cofb::{BatchItem, GiftCofb};
 use hiae::aead::inout::InOutBuf;
 use hiae::{AeadInOut, Hiae, HiaeX2, HiaeX4, Unavailable};
@@ -347,7 +347,10 @@ fn three_digits(v: f64) -> String {
 pub fn run(args: &Args) -> Result<ExitCode> {
     match table(args) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        r => Ok(r.map(|()| ExitCode::SUCCESS)?),
+        r => {
+            r.context("cannot write to standard output")?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

@@ -218,7 +218,7 @@ fn encrypt_native(args: &EncryptArgs) -> Result<ExitCode> {
             &mut progress,
         ),
     }
-    .map_err(|e| anyhow!("{e}"))
+    .map_err(anyhow::Error::new)
     .with_context(what)?;
     pb.finish_and_clear();
     sink.commit()?;

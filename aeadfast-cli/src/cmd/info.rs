@@ -62,26 +62,26 @@ fn cpu_features() -> Vec<Feature> {
 
 /// Prints the report.
 pub fn run(_args: &Args) -> anyhow::Result<ExitCode> {
-    println!("aeadfast {}", env!("CARGO_PKG_VERSION"));
-    println!(
+    say!("aeadfast {}", env!("CARGO_PKG_VERSION"))?;
+    say!(
         "target: {}-{}",
         std::env::consts::ARCH,
         std::env::consts::OS
-    );
+    )?;
     let features = cpu_features();
     if !features.is_empty() {
         let line: Vec<String> = features
             .iter()
             .map(|f| format!("{}{}", if f.present { "+" } else { "-" }, f.name))
             .collect();
-        println!("cpu features: {}", line.join(" "));
+        say!("cpu features: {}", line.join(" "))?;
     }
     let available: Vec<&str> = Backend::available().map(Backend::name).collect();
-    println!("AES lane backends available: {}", available.join(", "));
-    println!("AES lane backend selected:   {}", Backend::detect().name());
-    println!("implementations selected:");
+    say!("AES lane backends available: {}", available.join(", "))?;
+    say!("AES lane backend selected:   {}", Backend::detect().name())?;
+    say!("implementations selected:")?;
     for (name, implementation) in implementations() {
-        println!("  {name:<22} {implementation}");
+        say!("  {name:<22} {implementation}")?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -195,7 +195,7 @@ pub(crate) fn decrypt_with<W: SingleLane>(
         l = last_mask(l, n == 16);
         y = step(rk, &y, &block_to_words(&p), l);
     }
-    let ok: bool = words_to_block(&to_u32s(&y)).ct_eq(tag).into();
+    let ok = tags_equal(&words_to_block(&to_u32s(&y)), tag);
     if !ok {
         buffer.get_out().fill(0);
     }
@@ -221,4 +221,13 @@ pub(crate) fn decrypt(
     tag: &[u8; 16],
 ) -> bool {
     decrypt_with::<u32>(rk, nonce, ad, buffer, tag)
+}
+
+/// Whether two 16-byte tags are equal, in constant time: one 128-bit comparison with
+/// `subtle`. (`subtle`'s byte-slice comparison reads every byte through an optimization
+/// barrier: about 30 ns per 16 bytes on Zen 3, as long as processing a short message.)
+pub(crate) fn tags_equal(a: &[u8; 16], b: &[u8; 16]) -> bool {
+    u128::from_le_bytes(*a)
+        .ct_eq(&u128::from_le_bytes(*b))
+        .into()
 }

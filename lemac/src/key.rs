@@ -85,7 +85,7 @@ impl<const D: usize> LeMacKeyGeneric<D> {
     /// # Errors
     /// [`MacError`] if the tag does not match.
     pub fn verify(&self, data: &[u8], nonce: &Nonce, tag: &Tag) -> Result<(), MacError> {
-        if bool::from(self.mac(data, nonce).ct_eq(tag)) {
+        if tags_equal(&self.mac(data, nonce), &(*tag).into()) {
             Ok(())
         } else {
             Err(MacError)
@@ -151,3 +151,12 @@ impl<const D: usize> Drop for LeMacKeyGeneric<D> {
 
 #[cfg(feature = "zeroize")]
 impl<const D: usize> zeroize::ZeroizeOnDrop for LeMacKeyGeneric<D> {}
+
+/// Whether two 16-byte tags are equal, in constant time: one 128-bit comparison with
+/// `subtle`. (`subtle`'s byte-slice comparison reads every byte through an optimization
+/// barrier: about 30 ns per 16 bytes on Zen 3, as long as processing a short message.)
+fn tags_equal(a: &[u8; 16], b: &[u8; 16]) -> bool {
+    u128::from_le_bytes(*a)
+        .ct_eq(&u128::from_le_bytes(*b))
+        .into()
+}

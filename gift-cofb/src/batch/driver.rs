@@ -2,8 +2,6 @@
 //! per 32-bit lane of the state words (compiled only where a SIMD backend
 //! exists).
 
-use subtle::ConstantTimeEq;
-
 use super::{BatchItem, Direction};
 use crate::cofb::{
     Words4, add_mask, double, feedback_xor, last_mask, mask_from, padded, triple, xor4,
@@ -106,7 +104,7 @@ fn lane_finish(item: &mut BatchItem<'_>, y: &Words4, dir: Direction) {
     match dir {
         Direction::Encrypt => item.tag = tag.into(),
         Direction::Decrypt => {
-            let ok: bool = tag.ct_eq(item.tag.as_ref()).into();
+            let ok = crate::cofb::tags_equal(&tag, &item.tag.into());
             if !ok {
                 item.buffer.fill(0);
             }

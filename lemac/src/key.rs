@@ -85,7 +85,7 @@ impl<const D: usize> LeMacKeyGeneric<D> {
     /// # Errors
     /// [`MacError`] if the tag does not match.
     pub fn verify(&self, data: &[u8], nonce: &Nonce, tag: &Tag) -> Result<(), MacError> {
-        if tags_equal(&self.mac(data, nonce), &(*tag).into()) {
+        if tags_equal(&self.mac(data, nonce), tag) {
             Ok(())
         } else {
             Err(MacError)

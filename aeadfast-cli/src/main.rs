@@ -58,14 +58,17 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            // Help and version go to standard output (status 0), usage errors to standard
-            // error (status 2); either way a failed write is reported, not ignored.
-            let status = if e.use_stderr() { 2 } else { 0 };
-            if let Err(w) = e.print() {
+            // Usage errors go to standard error (status 2); help and version to standard
+            // output (status 0), where a failed write is reported, not ignored.
+            let printed = e.print();
+            if e.use_stderr() {
+                return ExitCode::from(2);
+            }
+            if let Err(w) = printed {
                 eprintln!("aeadfast: cannot write to standard output: {w}");
                 return ExitCode::from(2);
             }
-            return ExitCode::from(status);
+            return ExitCode::SUCCESS;
         }
     };
     let result = match cli.command {

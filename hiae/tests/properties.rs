@@ -267,7 +267,7 @@ props!(hiaex4, HiaeX4);
 
 /// Every backend equals the portable one on long messages whose lengths straddle the bulk
 /// loops' boundaries: 256·d-byte chunks, and the 16-chunk pieces over which four lanes made of
-/// several registers run one half at a time (`Lanes::SPLIT`: HiAEx4 on VAES-AVX2, AES-NI and
+/// several registers run one part at a time (`State::SPLIT`: HiAEx4 on VAES-AVX2, AES-NI and
 /// Arm). Encryption, decryption (in place and out of place) and the MAC.
 fn long_messages_equal_portable<V: Variant + NewWithBackend>() {
     let key = [0x5au8; 32];

@@ -6,7 +6,8 @@
 //! * `hiae/encrypt/<size>`: in-place encryption with empty AD (each iteration re-encrypts the
 //!   buffer);
 //! * `hiae/decrypt/<size>`: in-place decryption + tag check of a valid message (the
-//!   ciphertext is copied into the buffer by an untimed setup step);
+//!   ciphertext is copied into the buffer by an untimed setup step, in batches that stay in
+//!   the L2 cache: [`hot_batch`]);
 //! * `hiae/mac/<size>`: one-shot MAC.
 //!
 //! `hiae-peer`'s label says how it was built: `hiae-0.3/default` is its default build (its
@@ -21,11 +22,11 @@
 use std::hint::black_box;
 
 use aead::{AeadInOut, KeyInit};
-use aeadfast_benches::{SIZES, bytes, group, input, size_label};
+use aeadfast_benches::{SIZES, bytes, group, hot_batch, input, size_label};
 use aegis::aegis128l::{Aegis128L, Aegis128LMac};
 use aegis::aegis128x4::{Aegis128X4, Aegis128X4Mac};
 use criterion::measurement::WallTime;
-use criterion::{BatchSize, BenchmarkGroup, Criterion, criterion_group, criterion_main};
+use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main};
 use hiae::{Backend, Hiae, HiaeX2, HiaeX4, Variant};
 
 const KEY: [u8; 32] = [0x42; 32];
@@ -80,7 +81,7 @@ fn ours_decrypt<V: Make>(g: &mut BenchmarkGroup<'_, WallTime>, backend: Backend,
                 c.decrypt_inout_detached(&NONCE.into(), b"", buf.as_mut_slice().into(), &tag)
                     .unwrap()
             },
-            BatchSize::SmallInput,
+            hot_batch(size),
         )
     });
 }
@@ -159,7 +160,7 @@ fn bench(c: &mut Criterion) {
                         .decrypt_in_place(buf, &ltag, b"")
                         .unwrap()
                 },
-                BatchSize::SmallInput,
+                hot_batch(size),
             )
         });
         let mut xct = msg.clone();
@@ -172,7 +173,7 @@ fn bench(c: &mut Criterion) {
                         .decrypt_in_place(buf, &xtag, b"")
                         .unwrap()
                 },
-                BatchSize::SmallInput,
+                hot_batch(size),
             )
         });
         let mut gct = msg.clone();
@@ -187,7 +188,7 @@ fn bench(c: &mut Criterion) {
                         .decrypt_inout_detached(&nonce12, b"", buf.as_mut_slice().into(), &gtag)
                         .unwrap()
                 },
-                BatchSize::SmallInput,
+                hot_batch(size),
             )
         });
         g.finish();

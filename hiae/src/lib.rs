@@ -133,9 +133,10 @@ pub(crate) fn tags_equal(a: &[u8; 16], b: &[u8; 16]) -> bool {
         .into()
 }
 
-/// The token one-shot decryption runs on: the cipher's, except that one lane on a
-/// VAES-AVX512 CPU runs the VAES-AVX2 code for messages of [`DEC_AVX2_MIN`] bytes or more
-/// (same results, same state layout).
+/// The token a decryption call runs on (one-shot, or one piece of a stream): the cipher's,
+/// except that one lane on a VAES-AVX512 CPU runs the VAES-AVX2 code for [`DEC_AVX2_MIN`]
+/// bytes or more (same results, and the same serialized state, so the pieces of one stream may
+/// run on either).
 ///
 /// HiAE decryption is latency-bound (the plaintext of update `i` is an AES input of update
 /// `i + 2`), and on Zen 4 the bulk loop compiled for AVX-512 (32 registers, `vpternlogd`) runs

@@ -111,7 +111,8 @@ impl<V: Variant> Session<V> {
         }
         self.core.msg_len = total;
         if decrypt {
-            crate::dispatch_r32!(self.token, R32 => StreamOp::<V, _, R32> {
+            let token = crate::decrypt_token(self.token, V::LANES, buf.len());
+            crate::dispatch_r32!(token, R32 => StreamOp::<V, _, R32> {
                 core: &mut self.core,
                 f: Crypt::<true>(&mut buf),
                 _v: PhantomData,

@@ -306,6 +306,34 @@ fn long_messages_equal_portable<V: Variant + NewWithBackend>() {
     }
 }
 
+/// Streamed decryption whose pieces fall on both sides of the size from which one-lane
+/// decryption on a VAES-AVX512 CPU runs the VAES-AVX2 loop (4 KiB): pieces of one stream then
+/// run on both codes, which must share the state. Every backend, against the portable one.
+#[test]
+fn long_stream_decryption_pieces_on_both_codes() {
+    let key = [0x3cu8; 32];
+    let nonce = [0xc3u8; 16];
+    let len = 30_000;
+    let msg: Vec<u8> = (0..len).map(|i| (i * 29 + i / 512) as u8).collect();
+    let p = Hiae::with_backend(&key, Backend::Portable);
+    let (ct, tag) = encrypt(&p, &nonce, b"ad", &msg);
+    let cuts = [5000, 100, 4096, 3, 4095, 9000, 17];
+    for b in common::backends() {
+        let c = Hiae::with_backend(&key, b);
+        let n = nonce.into();
+        let mut out = vec![0u8; len];
+        let mut d = Decryptor::new(&c, &n, &mut out);
+        d.update_ad(b"ad").unwrap();
+        for r in pieces(len, &cuts) {
+            d.decrypt(&ct[r]).unwrap();
+        }
+        assert!(
+            d.finalize(&tag.into()).unwrap() == msg,
+            "{b}: streamed decryption"
+        );
+    }
+}
+
 #[test]
 fn long_messages_hiae() {
     long_messages_equal_portable::<Hiae>();

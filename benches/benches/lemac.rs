@@ -8,11 +8,17 @@
 //! * `lemac/keysetup/<size>`: each iteration derives the key and MACs one message. Peers:
 //!   `new(key)` per message.
 //!
+//! * `lemac/ctx-offset16/64KiB`: as `lemac/ctx/64KiB` for the wide variants on the preferred
+//!   backend and AEGIS-128X4-MAC, with the message 16 bytes after a 64-byte boundary.
+//!
+//! Messages start on a 64-byte boundary ([`Placed`]), the same buffer for every
+//! implementation; the offset-16 group shows what a `Vec`'s 16-byte alignment costs.
+//!
 //! Run: `cargo bench -p aeadfast-benches --bench lemac` (filter with e.g. `-- 'ctx/64KiB'`).
 
 use std::hint::black_box;
 
-use aeadfast_benches::{SIZES, bytes, group, input, size_label};
+use aeadfast_benches::{Placed, SIZES, bytes, group, size_label};
 use aegis::aegis128l::Aegis128LMac;
 use aegis::aegis128x2::Aegis128X2Mac;
 use aegis::aegis128x4::Aegis128X4Mac;
@@ -57,21 +63,22 @@ fn lemac_keysetup<const D: usize>(
 
 fn bench(c: &mut Criterion) {
     for size in SIZES {
-        let data = input(size);
+        let placed = Placed::new(size, 0);
+        let data = placed.bytes();
         let label = size_label(size);
 
         let mut g = group(c, &format!("lemac/ctx/{label}"));
         bytes(&mut g, size);
         for backend in Backend::available() {
-            lemac_ctx::<1>(&mut g, backend, &data);
-            lemac_ctx::<2>(&mut g, backend, &data);
-            lemac_ctx::<4>(&mut g, backend, &data);
+            lemac_ctx::<1>(&mut g, backend, data);
+            lemac_ctx::<2>(&mut g, backend, data);
+            lemac_ctx::<4>(&mut g, backend, data);
         }
         let l = Aegis128LMac::<16>::new(&KEY);
         g.bench_function("AEGIS-128L-MAC", |b| {
             b.iter(|| {
                 let mut m = l.clone();
-                m.update(black_box(&data));
+                m.update(black_box(data));
                 m.finalize()
             })
         });
@@ -79,7 +86,7 @@ fn bench(c: &mut Criterion) {
         g.bench_function("AEGIS-128X2-MAC", |b| {
             b.iter(|| {
                 let mut m = x2.clone();
-                m.update(black_box(&data));
+                m.update(black_box(data));
                 m.finalize()
             })
         });
@@ -87,42 +94,60 @@ fn bench(c: &mut Criterion) {
         g.bench_function("AEGIS-128X4-MAC", |b| {
             b.iter(|| {
                 let mut m = x4.clone();
-                m.update(black_box(&data));
+                m.update(black_box(data));
                 m.finalize()
             })
         });
         // HiAE's MAC initializes from key and nonce per message (no reusable keyed state).
         g.bench_function("HiAE-MAC", |b| {
-            b.iter(|| hiae::mac::<hiae::Hiae>(&[0x42; 32], &NONCE, black_box(&data)))
+            b.iter(|| hiae::mac::<hiae::Hiae>(&[0x42; 32], &NONCE, black_box(data)))
         });
         g.bench_function("HiAEx4-MAC", |b| {
-            b.iter(|| hiae::mac::<hiae::HiaeX4>(&[0x42; 32], &NONCE, black_box(&data)))
+            b.iter(|| hiae::mac::<hiae::HiaeX4>(&[0x42; 32], &NONCE, black_box(data)))
         });
         g.finish();
 
         let mut g = group(c, &format!("lemac/keysetup/{label}"));
         bytes(&mut g, size);
         for backend in Backend::available() {
-            lemac_keysetup::<1>(&mut g, backend, &data);
-            lemac_keysetup::<2>(&mut g, backend, &data);
-            lemac_keysetup::<4>(&mut g, backend, &data);
+            lemac_keysetup::<1>(&mut g, backend, data);
+            lemac_keysetup::<2>(&mut g, backend, data);
+            lemac_keysetup::<4>(&mut g, backend, data);
         }
         g.bench_function("AEGIS-128L-MAC", |b| {
             b.iter(|| {
                 let mut m = Aegis128LMac::<16>::new(black_box(&KEY));
-                m.update(black_box(&data));
+                m.update(black_box(data));
                 m.finalize()
             })
         });
         g.bench_function("AEGIS-128X4-MAC", |b| {
             b.iter(|| {
                 let mut m = Aegis128X4Mac::<16>::new(black_box(&KEY));
-                m.update(black_box(&data));
+                m.update(black_box(data));
                 m.finalize()
             })
         });
         g.finish();
     }
+
+    let size = 64 << 10;
+    let placed = Placed::new(size, 16);
+    let data = placed.bytes();
+    let mut g = group(c, "lemac/ctx-offset16/64KiB");
+    bytes(&mut g, size);
+    let backend = Backend::detect();
+    lemac_ctx::<2>(&mut g, backend, data);
+    lemac_ctx::<4>(&mut g, backend, data);
+    let x4 = Aegis128X4Mac::<16>::new(&KEY);
+    g.bench_function("AEGIS-128X4-MAC", |b| {
+        b.iter(|| {
+            let mut m = x4.clone();
+            m.update(black_box(data));
+            m.finalize()
+        })
+    });
+    g.finish();
 }
 
 criterion_group!(benches, bench);

@@ -35,6 +35,33 @@ pub fn input(len: usize) -> Vec<u8> {
         .collect()
 }
 
+/// [`input`] bytes placed at a chosen distance from a 64-byte boundary.
+///
+/// `Vec<u8>` only promises 16-byte alignment (in practice also what the allocator gives below
+/// its mmap threshold), and 32- or 64-byte loads of a message that is not 32/64-byte aligned
+/// cross cache lines. Benches that compare wide-register code pin the placement so runs are
+/// comparable: offset 0 is what page-aligned or memory-mapped buffers give.
+pub struct Placed {
+    buf: Vec<u8>,
+    start: usize,
+    len: usize,
+}
+
+impl Placed {
+    /// `len` bytes of [`input`] starting `offset % 64` bytes after a 64-byte boundary.
+    pub fn new(len: usize, offset: usize) -> Self {
+        let mut buf = vec![0u8; len + 128];
+        let start = (64 - buf.as_ptr() as usize % 64) % 64 + offset % 64;
+        buf[start..start + len].copy_from_slice(&input(len));
+        Placed { buf, start, len }
+    }
+
+    /// The placed bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.buf[self.start..self.start + self.len]
+    }
+}
+
 /// A benchmark group with short, uniform timing settings (the benches run many variants on
 /// a shared machine; repeat runs and take medians rather than lengthening one run).
 pub fn group<'a>(c: &'a mut Criterion, name: &str) -> BenchmarkGroup<'a, WallTime> {

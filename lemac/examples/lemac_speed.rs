@@ -2,7 +2,9 @@
 //! context), which is robust on a shared, noisy machine. Criterion figures come from
 //! `cargo bench -p aeadfast-benches --bench lemac`.
 //!
-//! `cargo run --release -p lemac --example lemac_speed [filter]`
+//! `cargo run --release -p lemac --example lemac_speed [filter] [offset]`
+//!
+//! `offset` (0..63, default 0): where the message starts relative to a 64-byte boundary.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -34,7 +36,14 @@ fn best_ns(mut f: impl FnMut(), budget_ns: u128) -> f64 {
     best
 }
 
-fn run<const D: usize>(backend: Backend, size: usize, keysetup: bool, filter: &str) {
+/// `size` bytes of test data starting `offset` bytes after a 64-byte boundary.
+fn message(size: usize, offset: usize) -> (Vec<u8>, usize) {
+    let buf = vec![0x5au8; size + 128];
+    let start = (64 - buf.as_ptr() as usize % 64) % 64 + offset;
+    (buf, start)
+}
+
+fn run<const D: usize>(backend: Backend, size: usize, keysetup: bool, filter: &str, offset: usize) {
     let name = format!(
         "{}/{}/{}/{}",
         ["", "LeMac", "LeMacX2", "", "LeMacX4"][D],
@@ -45,21 +54,22 @@ fn run<const D: usize>(backend: Backend, size: usize, keysetup: bool, filter: &s
     if !name.contains(filter) {
         return;
     }
-    let data = vec![0x5au8; size];
+    let (buf, start) = message(size, offset);
+    let data = &buf[start..start + size];
     let key = LeMacKeyGeneric::<D>::new_with_backend(&[0x42; 16], backend).unwrap();
     let ns = if keysetup {
         best_ns(
             || {
                 let k = LeMacKeyGeneric::<D>::new_with_backend(black_box(&[0x42; 16]), backend)
                     .unwrap();
-                black_box(k.mac(black_box(&data), &[0; 16]));
+                black_box(k.mac(black_box(data), &[0; 16]));
             },
             300_000_000,
         )
     } else {
         best_ns(
             || {
-                black_box(key.mac(black_box(&data), &[0; 16]));
+                black_box(key.mac(black_box(data), &[0; 16]));
             },
             300_000_000,
         )
@@ -89,6 +99,11 @@ impl aes_lanes::LaneOp for Chain {
 
 fn main() {
     let filter = std::env::args().nth(1).unwrap_or_default();
+    let offset = std::env::args()
+        .nth(2)
+        .map(|o| o.parse::<usize>().expect("offset: a number of bytes"))
+        .unwrap_or(0)
+        % 64;
     let token = Backend::detect().token().unwrap();
     let ns = best_ns(
         || {
@@ -103,9 +118,9 @@ fn main() {
     for backend in Backend::available() {
         for size in [64, 256, 1024, 8192, 65536, 1 << 20] {
             for ks in [false, true] {
-                run::<1>(backend, size, ks, &filter);
-                run::<2>(backend, size, ks, &filter);
-                run::<4>(backend, size, ks, &filter);
+                run::<1>(backend, size, ks, &filter, offset);
+                run::<2>(backend, size, ks, &filter, offset);
+                run::<4>(backend, size, ks, &filter, offset);
             }
         }
     }

@@ -1,16 +1,9 @@
-//! AES-128 built from the lane primitive: key schedule, block encryption, and the
-//! byte-level (constant-time) MixColumns helpers the lane trait does not provide.
+//! AES-128 built from the lane primitives: key schedule and block encryption.
 //!
-//! The lane trait offers the full AES round `AESL = MixColumns ∘ ShiftRows ∘ SubBytes` but no
-//! last round (`ShiftRows ∘ SubBytes`, x86 `aesenclast`). Two identities cover the gap:
-//!
-//! * S-box lookups for the key schedule: a block whose byte `(row r, column j)` is
-//!   `t[(j − r) mod 4]` becomes, after ShiftRows, four constant columns `t[c]`; SubBytes keeps
-//!   them constant and MixColumns maps a constant column to itself (`2 ⊕ 3 ⊕ 1 ⊕ 1 = 1`). So one
-//!   `AESL` yields `SB(t[c])` at byte `4c`.
-//! * The last round: `AESL(x) ⊕ MC(k) = MC(SR(SB(x)) ⊕ k)`, so the last round is
-//!   `InvMixColumns(aes_round(x, MC(k10)))`. The schedules below store `MC(k10)` in place of
-//!   `k10`, and the callers apply [`inv_mix_columns`] to the 16 bytes they extract.
+//! The S-box lookups of the key schedule use one trick: a block whose byte `(row r, column j)`
+//! is `t[(j − r) mod 4]` becomes, after ShiftRows, four constant columns `t[c]`; SubBytes keeps
+//! them constant and MixColumns maps a constant column to itself (`2 ⊕ 3 ⊕ 1 ⊕ 1 = 1`). So one
+//! `AESL` yields `SB(t[c])` at byte `4c`.
 //!
 //! All helpers here are branch-free and table-free (constant time in the key and data).
 
@@ -22,28 +15,6 @@ pub(crate) type Block = [u8; 16];
 /// Round constants of the AES-128 key schedule.
 const RCON: [u8; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
 
-/// Multiplication by `x` in GF(2^8) of every byte (branch-free: the reduction mask comes from
-/// an arithmetic shift of the top bit).
-#[inline(always)]
-fn xtime<const N: usize>(a: &[u8; N]) -> [u8; N] {
-    let mut o = [0u8; N];
-    for i in 0..N {
-        let top = ((a[i] as i8) >> 7) as u8;
-        o[i] = (a[i] << 1) ^ (top & 0x1b);
-    }
-    o
-}
-
-/// Byte `i` of each column replaced by byte `i + k` of the same column.
-#[inline(always)]
-fn rot<const N: usize>(a: &[u8; N], k: usize) -> [u8; N] {
-    let mut o = [0u8; N];
-    for i in 0..N {
-        o[i] = a[(i & !3) | ((i + k) & 3)];
-    }
-    o
-}
-
 #[inline(always)]
 fn xor<const N: usize>(a: &[u8; N], b: &[u8; N]) -> [u8; N] {
     let mut o = *a;
@@ -51,24 +22,6 @@ fn xor<const N: usize>(a: &[u8; N], b: &[u8; N]) -> [u8; N] {
         o[i] ^= b[i];
     }
     o
-}
-
-/// AES MixColumns of every column of `a` (one block or several side by side):
-/// `b_i = 2 a_i ^ 3 a_{i+1} ^ a_{i+2} ^ a_{i+3}`.
-#[inline(always)]
-pub(crate) fn mix_columns<const N: usize>(a: &[u8; N]) -> [u8; N] {
-    let a1 = rot(a, 1);
-    let x = xtime(&xor(a, &a1));
-    let r = xor(&rot(a, 2), &rot(a, 3));
-    xor(&xor(&x, &a1), &r)
-}
-
-/// AES InvMixColumns of every column of `a`: MixColumns after the `(5, 0, 4, 0)` circulant
-/// (Daemen–Rijmen, *The Design of Rijndael*, §4.1.3).
-#[inline(always)]
-pub(crate) fn inv_mix_columns<const N: usize>(a: &[u8; N]) -> [u8; N] {
-    let t = xor(a, &rot(a, 2));
-    mix_columns(&xor(a, &xtime(&xtime(&t))))
 }
 
 /// XOR of two blocks.
@@ -92,10 +45,10 @@ fn sub_word<L: Lanes>(t: [u8; 4]) -> [u8; 4] {
     [out[0], out[4], out[8], out[12]]
 }
 
-/// AES-128 round keys `k0 .. k10`, except that the last one is stored as `MC(k10)`.
+/// AES-128 round keys `k0 .. k10`.
 pub(crate) type Schedule = [Block; 11];
 
-/// Expands an AES-128 key (see [`Schedule`] for the last key's form).
+/// Expands an AES-128 key.
 #[inline(always)]
 pub(crate) fn expand<L: Lanes>(key: &Block) -> Schedule {
     let mut rk = [[0u8; 16]; 11];
@@ -113,7 +66,6 @@ pub(crate) fn expand<L: Lanes>(key: &Block) -> Schedule {
         }
         rk[i] = k;
     }
-    rk[10] = mix_columns(&rk[10]);
     rk
 }
 
@@ -127,19 +79,18 @@ pub(crate) fn schedule_lanes<L: Lanes>(rk: &Schedule) -> [L; 11] {
     out
 }
 
-/// Encrypts each lane of `x` with AES-128, *except for the final InvMixColumns*: the result
-/// is `MC(E(x))`; apply [`inv_mix_columns`] to each extracted block.
+/// Encrypts each lane of `x` with AES-128.
 #[inline(always)]
-pub(crate) fn encrypt_mc<L: Lanes>(x: L, rk: &[L; 11]) -> L {
+pub(crate) fn encrypt<L: Lanes>(x: L, rk: &[L; 11]) -> L {
     let mut x = x.xor(rk[0]);
-    for k in &rk[1..] {
+    for k in &rk[1..10] {
         x = x.aes_round(*k);
     }
-    x
+    x.aes_round_last(rk[10])
 }
 
 /// `E_k(x)` of one block, computed in lane 0 of `L`.
 #[inline(always)]
 pub(crate) fn encrypt_block<L: Lanes>(x: &Block, rk: &[L; 11]) -> Block {
-    inv_mix_columns(&encrypt_mc(L::broadcast(x), rk).lane(0))
+    encrypt(L::broadcast(x), rk).lane(0)
 }

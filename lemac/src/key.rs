@@ -6,7 +6,10 @@ use aes_lanes::{Backend, Token, Unavailable};
 use digest::MacError;
 use subtle::ConstantTimeEq;
 
-use crate::state::{FinishOp, KeyMaterial, KeySetupOp, NonceIn, NonceMaskOp, Output, chunk_len};
+use crate::state::{
+    FinishFromFirstRound, FinishFromStored, FinishOp, KeyMaterial, KeySetupOp, NonceIn,
+    NonceMaskOp, Output, StateBytes, chunk_len, from_stored,
+};
 use crate::{LeMacGeneric, Nonce, Tag};
 
 /// A LeMac key, expanded: the initial state, the 18 finalization subkeys and the `k2`/`k3`
@@ -101,13 +104,29 @@ impl<const D: usize> LeMacKeyGeneric<D> {
     fn finish_oneshot(&self, data: &[u8], output: Output<'_>) -> [u8; 16] {
         let cut = data.len() - data.len() % chunk_len(D);
         let (body, tail) = data.split_at(cut);
-        self.token.dispatch(FinishOp {
+        self.finish(None, body, tail, output)
+    }
+
+    /// Runs [`FinishOp`] in the form chosen for this backend (see [`from_stored`]).
+    pub(crate) fn finish(
+        &self,
+        state: Option<&StateBytes<D>>,
+        body: &[u8],
+        tail: &[u8],
+        output: Output<'_>,
+    ) -> [u8; 16] {
+        let op = FinishOp {
             key: &self.m,
-            state: None,
+            state,
             body,
             tail,
             output,
-        })
+        };
+        if from_stored(self.token.backend(), D) {
+            self.token.dispatch(FinishFromStored(op))
+        } else {
+            self.token.dispatch(FinishFromFirstRound(op))
+        }
     }
 
     /// `N ^ E_k2(N)`.

@@ -48,13 +48,19 @@ mod tests {
     use aes_lanes::Soft;
 
     #[test]
-    fn mix_columns_roundtrip() {
-        let b: [u8; 16] = core::array::from_fn(|i| (i * 37 + 5) as u8);
-        assert_eq!(aes128::inv_mix_columns(&aes128::mix_columns(&b)), b);
-        // FIPS-197 / common test column: db 13 53 45 -> 8e 4d a1 bc
-        let mut c = [0u8; 16];
-        c[..4].copy_from_slice(&[0xdb, 0x13, 0x53, 0x45]);
-        assert_eq!(&aes128::mix_columns(&c)[..4], &[0x8e, 0x4d, 0xa1, 0xbc]);
+    fn aes128_fips197_example() {
+        // FIPS-197 appendix B: the round keys end in d014f9a8…, the block encrypts to 3925841d….
+        let key = hex_literal::hex!("2b7e151628aed2a6abf7158809cf4f3c");
+        let rk = aes128::expand::<Soft<1>>(&key);
+        assert_eq!(
+            rk[10],
+            hex_literal::hex!("d014f9a8c9ee2589e13f0cc8b6630ca6")
+        );
+        let pt = hex_literal::hex!("3243f6a8885a308d313198a2e0370734");
+        assert_eq!(
+            aes128::encrypt_block(&pt, &aes128::schedule_lanes::<Soft<1>>(&rk)),
+            hex_literal::hex!("3925841d02dc09fbdc118597196a0b32")
+        );
     }
 
     #[test]

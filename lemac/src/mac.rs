@@ -10,7 +10,7 @@ use digest::{
 };
 
 use crate::key::LeMacKeyGeneric;
-use crate::state::{AbsorbOp, FinishOp, NonceIn, Output as Out, StateBytes, chunk_len};
+use crate::state::{AbsorbOp, NonceIn, Output as Out, StateBytes, chunk_len};
 use crate::{Nonce, Tag};
 
 /// Streaming LeMac on `D` lanes (use the aliases [`LeMac`](crate::LeMac),
@@ -122,13 +122,12 @@ impl<const D: usize> LeMacGeneric<D> {
     }
 
     fn finish(&self, output: Out<'_>) -> [u8; 16] {
-        self.key.token.dispatch(FinishOp {
-            key: &self.key.m,
-            state: Some(&self.state),
-            body: &[],
-            tail: &self.buf.as_flattened()[..self.buf_len],
+        self.key.finish(
+            Some(&self.state),
+            &[],
+            &self.buf.as_flattened()[..self.buf_len],
             output,
-        })
+        )
     }
 
     /// The tag with the nonce given at construction (all-zero by default).

@@ -37,9 +37,9 @@ pub(crate) struct KeyMaterial<const D: usize> {
     pub(crate) init_aesl: [Word<D>; 8],
     /// Finalization subkeys `SK_0..SK_17`, per lane.
     pub(crate) sk: [Word<D>; 18],
-    /// Schedule of `k2` (last key in MixColumns form).
+    /// Schedule of `k2`.
     pub(crate) k2: Schedule,
-    /// Schedule of `k3` (last key in MixColumns form).
+    /// Schedule of `k3`.
     pub(crate) k3: Schedule,
     /// `0 ^ E_k2(0)`: the nonce mask of the all-zero nonce.
     pub(crate) zero_mask: Block,
@@ -529,6 +529,11 @@ fn padded_words<L: Lanes>(tail: &[u8]) -> [L; 4] {
 
 /// The last call of a message: from a stored state (streaming) or from the key's initial
 /// state (one-shot), absorbs `body` (whole chunks) and the padded chunk `last`, finalizes.
+///
+/// It runs as one of two [`LaneOp`]s, [`FinishFromStored`] or [`FinishFromFirstRound`]: the
+/// same computation in two forms whose loops LLVM allocates registers for differently (see
+/// [`from_stored`]).
+#[derive(Clone, Copy)]
 pub(crate) struct FinishOp<'a, const D: usize> {
     pub(crate) key: &'a KeyMaterial<D>,
     pub(crate) state: Option<&'a StateBytes<D>>,
@@ -536,6 +541,29 @@ pub(crate) struct FinishOp<'a, const D: usize> {
     /// The message's last bytes (shorter than a chunk), padded here.
     pub(crate) tail: &'a [u8],
     pub(crate) output: Output<'a>,
+}
+
+/// Which form of [`FinishOp`] runs on `backend` with `d` lanes: `true` for
+/// [`FinishFromStored`], `false` for [`FinishFromFirstRound`].
+///
+/// The two differ only for a one-shot call over several chunks, in LLVM's register
+/// allocation and scheduling of the code around the loop, so the choice is measured, per
+/// backend (Zen 4, `lemac_speed`, 64 KiB, best-of timings, first-round form -> stored form):
+/// on VAES-AVX512 (32 registers) the first-round form kept a register copy in the loop
+/// (LeMac 428 -> 436 Gbps, LeMacX2 815 -> 824, LeMacX4 832 -> 860); on VAES-AVX2, LeMacX2
+/// 589 -> 754 and LeMacX4 536 -> 538 (1 KiB: 114 -> 123), while LeMac (16 registers, the
+/// loop spills) lost 17% in the stored form; on AES-NI all three lost 2-17%. The Arm
+/// backends (not timed here) keep the first-round form.
+///
+/// The two `run` bodies are written out in full on purpose: sharing their nonce-term and
+/// tag code through helper functions cost LeMacX2/X4 on VAES-AVX512 5-7% at 1 KiB and
+/// LeMacX4 on VAES-AVX2 6% at 64 KiB in the same measurement.
+pub(crate) const fn from_stored(backend: aes_lanes::Backend, d: usize) -> bool {
+    match backend {
+        aes_lanes::Backend::Vaes512 => true,
+        aes_lanes::Backend::Vaes256 => d > 1,
+        _ => false,
+    }
 }
 
 impl<const D: usize> FinishOp<'_, D> {
@@ -551,16 +579,86 @@ impl<const D: usize> FinishOp<'_, D> {
     }
 }
 
-impl<const D: usize> LaneOp for FinishOp<'_, D> {
+/// [`FinishOp`] entering the loop of a one-shot call from the stored initial state (as
+/// [`AbsorbOp`] does), with the padded chunk and the nonce term built after the loop.
+pub(crate) struct FinishFromStored<'a, const D: usize>(pub(crate) FinishOp<'a, D>);
+
+impl<const D: usize> LaneOp for FinishFromStored<'_, D> {
     const LANES: usize = D;
     type Output = Block;
 
     #[inline(always)]
     fn run<L: Lanes>(self) -> Block {
-        let key = self.key;
-        // The nonce step's first addition, `(H ^ N ^ E_k2(N)) ^ k3[0]`, rides on the last
-        // finalization round; for the universal hash nothing is added.
-        let extra = match self.output {
+        let op = self.0;
+        let key = op.key;
+        let chunk = 4 * L::BYTES;
+        let (r, padded_absorbed) = match op.state {
+            Some(st) => {
+                let mut r = Regs::<L>::load(st);
+                r.absorb(op.body);
+                (r, false)
+            }
+            None if op.body.is_empty() => {
+                // The padded chunk is the only one: it is the first round.
+                let last = padded_words::<L>(op.tail);
+                (Regs::<L>::first_round(key, last), true)
+            }
+            None if op.body.len() == chunk => (
+                Regs::<L>::first_round(key, FinishOp::<D>::words::<L>(op.body)),
+                false,
+            ),
+            None => {
+                let mut r = Regs::<L>::load(&key.initial_state());
+                r.absorb(op.body);
+                (r, false)
+            }
+        };
+        let extra = match op.output {
+            Output::Tag(n) => {
+                let mask = match n {
+                    NonceIn::Mask(m) => *m,
+                    NonceIn::Nonce(n) => nonce_mask::<L>(n, &key.k2),
+                };
+                in_first_lane::<L>(&aes128::xor_block(&mask, &key.k3[0]))
+            }
+            Output::Hash => L::zero(),
+        };
+        let h = if padded_absorbed {
+            r.finish_blank(&key.sk, extra)
+        } else {
+            r.finish(padded_words::<L>(op.tail), &key.sk, extra)
+        };
+        match op.output {
+            Output::Hash => h.fold_xor(),
+            Output::Tag(_) => {
+                let x = if L::LANES == 1 {
+                    h
+                } else {
+                    L::broadcast(&h.fold_xor())
+                };
+                let mut x = x;
+                for k in &key.k3[1..10] {
+                    x = x.aes_round(L::broadcast(k));
+                }
+                x.aes_round_last(L::broadcast(&key.k3[10])).lane(0)
+            }
+        }
+    }
+}
+
+/// [`FinishOp`] entering the loop of a one-shot call from the precomputed first round, with
+/// the padded chunk and the nonce term built before the loop.
+pub(crate) struct FinishFromFirstRound<'a, const D: usize>(pub(crate) FinishOp<'a, D>);
+
+impl<const D: usize> LaneOp for FinishFromFirstRound<'_, D> {
+    const LANES: usize = D;
+    type Output = Block;
+
+    #[inline(always)]
+    fn run<L: Lanes>(self) -> Block {
+        let op = self.0;
+        let key = op.key;
+        let extra = match op.output {
             Output::Tag(n) => {
                 let mask = match n {
                     NonceIn::Mask(m) => *m,
@@ -571,25 +669,25 @@ impl<const D: usize> LaneOp for FinishOp<'_, D> {
             Output::Hash => L::zero(),
         };
         let chunk = 4 * L::BYTES;
-        let last = padded_words::<L>(self.tail);
-        let h = match self.state {
+        let last = padded_words::<L>(op.tail);
+        let h = match op.state {
             Some(st) => {
                 let mut r = Regs::<L>::load(st);
-                r.absorb(self.body);
+                r.absorb(op.body);
                 r.finish(last, &key.sk, extra)
             }
-            None if self.body.is_empty() => {
+            None if op.body.is_empty() => {
                 // The padded chunk is the only one: it is the first round.
                 Regs::<L>::first_round(key, last).finish_blank(&key.sk, extra)
             }
             None => {
-                let (first, rest) = self.body.split_at(chunk);
-                let mut r = Regs::<L>::first_round(key, Self::words::<L>(first));
+                let (first, rest) = op.body.split_at(chunk);
+                let mut r = Regs::<L>::first_round(key, FinishOp::<D>::words::<L>(first));
                 r.absorb(rest);
                 r.finish(last, &key.sk, extra)
             }
         };
-        match self.output {
+        match op.output {
             Output::Hash => h.fold_xor(),
             Output::Tag(_) => {
                 let x = if L::LANES == 1 {
@@ -598,10 +696,10 @@ impl<const D: usize> LaneOp for FinishOp<'_, D> {
                     L::broadcast(&h.fold_xor())
                 };
                 let mut x = x;
-                for k in &key.k3[1..] {
+                for k in &key.k3[1..10] {
                     x = x.aes_round(L::broadcast(k));
                 }
-                aes128::inv_mix_columns(&x.lane(0))
+                x.aes_round_last(L::broadcast(&key.k3[10])).lane(0)
             }
         }
     }
@@ -665,14 +763,13 @@ impl<const D: usize> LaneOp for KeySetupOp<'_, D> {
             };
         }
         for v in &mut x {
-            *v = aes128::encrypt_mc(*v, &rk);
+            *v = aes128::encrypt(*v, &rk);
         }
         let out = self.out;
         for (i, v) in x[..27].iter().enumerate() {
             // All lanes of a word at once (64-byte rows vectorize well).
             let mut row = [0u8; 64];
             v.store(&mut row);
-            let row = aes128::inv_mix_columns(&row);
             let mut w: Word<D> = [[0; 16]; D];
             w.as_flattened_mut().copy_from_slice(&row[..16 * D]);
             if i < 9 {
@@ -687,8 +784,8 @@ impl<const D: usize> LaneOp for KeySetupOp<'_, D> {
                 &mut out.init_aesl[i],
             );
         }
-        let k2 = aes128::inv_mix_columns(&x[27].lane(0));
-        let k3 = aes128::inv_mix_columns(&x[28].lane(0));
+        let k2 = x[27].lane(0);
+        let k3 = x[28].lane(0);
         out.k2 = aes128::expand::<L>(&k2);
         out.k3 = aes128::expand::<L>(&k3);
         out.zero_mask = nonce_mask::<L>(&[0; 16], &out.k2);

@@ -26,8 +26,6 @@ pub(crate) struct NeonSha3(Neon);
 impl Lanes for Neon {
     crate::lanes::one_part!();
 
-    const REGISTERS: usize = 32;
-
     const LANES: usize = 1;
 
     #[inline(always)]
@@ -146,8 +144,6 @@ const ROT_WORD3_SPLAT: [u8; 16] = [
 
 impl Lanes for NeonSha3 {
     crate::lanes::one_part!();
-
-    const REGISTERS: usize = 32;
 
     const LANES: usize = 1;
 

@@ -42,13 +42,6 @@ pub trait Lanes: Copy {
     /// registers: a `Wide` value's state is `N` times the register file's share of a part's.
     const PARTS: usize = 1;
 
-    /// Vector registers the backend's code has: 16 for SSE and AVX2, 32 for AVX-512 and Arm
-    /// NEON (the portable backend says 32; it has no vector registers to run out of).
-    ///
-    /// Algorithms may pick between equivalent formulations by it where the register
-    /// allocation of their hot loops differs measurably.
-    const REGISTERS: usize = 16;
-
     /// Part `i < PARTS`: lanes `i · Part::LANES ..`.
     fn part(self, i: usize) -> Self::Part;
 

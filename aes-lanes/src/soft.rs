@@ -312,8 +312,6 @@ impl<const N: usize> Soft<N> {
 impl<const N: usize> Lanes for Soft<N> {
     crate::lanes::one_part!();
 
-    const REGISTERS: usize = 32;
-
     const LANES: usize = {
         #[allow(clippy::let_unit_value)]
         let () = Self::VALID;

@@ -53,7 +53,6 @@ impl<L: Lanes, const N: usize> Lanes for Wide<L, N> {
     type Part = L;
 
     const PARTS: usize = N;
-    const REGISTERS: usize = L::REGISTERS;
 
     #[inline(always)]
     fn part(self, i: usize) -> L {

@@ -17,8 +17,6 @@ pub(crate) struct Xmm<const VL: bool = false>(__m128i);
 impl<const VL: bool> Lanes for Xmm<VL> {
     crate::lanes::one_part!();
 
-    const REGISTERS: usize = if VL { 32 } else { 16 };
-
     const LANES: usize = 1;
 
     #[inline(always)]

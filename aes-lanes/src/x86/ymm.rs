@@ -16,8 +16,6 @@ pub(crate) struct Ymm<const VL: bool = false>(__m256i);
 impl<const VL: bool> Lanes for Ymm<VL> {
     crate::lanes::one_part!();
 
-    const REGISTERS: usize = if VL { 32 } else { 16 };
-
     const LANES: usize = 2;
 
     #[inline(always)]

@@ -12,8 +12,6 @@ pub(crate) struct Zmm(__m512i);
 impl Lanes for Zmm {
     crate::lanes::one_part!();
 
-    const REGISTERS: usize = 32;
-
     const LANES: usize = 4;
 
     #[inline(always)]

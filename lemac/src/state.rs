@@ -634,7 +634,7 @@ impl<const D: usize> LaneOp for FinishFromStored<'_, D> {
                 let x = if L::LANES == 1 {
                     h
                 } else {
-                    L::broadcast(&h.fold_xor())
+                    L::first_lane(&h.fold_xor())
                 };
                 let mut x = x;
                 for k in &key.k3[1..10] {
@@ -693,7 +693,7 @@ impl<const D: usize> LaneOp for FinishFromFirstRound<'_, D> {
                 let x = if L::LANES == 1 {
                     h
                 } else {
-                    L::broadcast(&h.fold_xor())
+                    L::first_lane(&h.fold_xor())
                 };
                 let mut x = x;
                 for k in &key.k3[1..10] {

@@ -533,7 +533,6 @@ fn padded_words<L: Lanes>(tail: &[u8]) -> [L; 4] {
 /// It runs as one of two [`LaneOp`]s, [`FinishFromStored`] or [`FinishFromFirstRound`]: the
 /// same computation in two forms whose loops LLVM allocates registers for differently (see
 /// [`from_stored`]).
-#[derive(Clone, Copy)]
 pub(crate) struct FinishOp<'a, const D: usize> {
     pub(crate) key: &'a KeyMaterial<D>,
     pub(crate) state: Option<&'a StateBytes<D>>,
@@ -555,9 +554,10 @@ pub(crate) struct FinishOp<'a, const D: usize> {
 /// loop spills) lost 17% in the stored form; on AES-NI all three lost 2-17%. The Arm
 /// backends (not timed here) keep the first-round form.
 ///
-/// The two `run` bodies are written out in full on purpose: sharing their nonce-term and
-/// tag code through helper functions cost LeMacX2/X4 on VAES-AVX512 5-7% at 1 KiB and
-/// LeMacX4 on VAES-AVX2 6% at 64 KiB in the same measurement.
+/// The code the two share around the loop (the nonce term, the result from `H`) is in the
+/// macros [`nonce_term!`] and [`result_from_h!`], not in helper functions: with helper
+/// functions LeMacX2/X4 on VAES-AVX512 lost 5-7% at 1 KiB and LeMacX4 on VAES-AVX2 6% at
+/// 64 KiB in the same measurement.
 pub(crate) const fn from_stored(backend: aes_lanes::Backend, d: usize) -> bool {
     match backend {
         aes_lanes::Backend::Vaes512 => true,
@@ -577,6 +577,46 @@ impl<const D: usize> FinishOp<'_, D> {
             L::load(&c[3 * w..4 * w]),
         ]
     }
+}
+
+/// The nonce step's first addition, `(H ^ N ^ E_k2(N)) ^ k3[0]`, as an `L` value that rides on
+/// the last finalization round; zero for the universal hash. A macro, expanded in place in
+/// both forms of [`FinishOp`] (see [`from_stored`] for why not a function).
+macro_rules! nonce_term {
+    ($L:ty, $key:expr, $output:expr) => {
+        match $output {
+            Output::Tag(n) => {
+                let mask = match n {
+                    NonceIn::Mask(m) => *m,
+                    NonceIn::Nonce(n) => nonce_mask::<$L>(n, &$key.k2),
+                };
+                in_first_lane::<$L>(&aes128::xor_block(&mask, &$key.k3[0]))
+            }
+            Output::Hash => <$L>::zero(),
+        }
+    };
+}
+
+/// The call's result from `H` per lane (with the nonce term): `H` folded over the lanes for
+/// the universal hash, or the tag: the remaining rounds of `E_k3` (its whitening key is in the
+/// nonce term), on lane 0. A macro for the same reason as [`nonce_term!`].
+macro_rules! result_from_h {
+    ($L:ty, $h:expr, $key:expr, $output:expr) => {
+        match $output {
+            Output::Hash => $h.fold_xor(),
+            Output::Tag(_) => {
+                let mut x = if <$L>::LANES == 1 {
+                    $h
+                } else {
+                    <$L>::first_lane(&$h.fold_xor())
+                };
+                for k in &$key.k3[1..10] {
+                    x = x.aes_round(<$L>::broadcast(k));
+                }
+                x.aes_round_last(<$L>::broadcast(&$key.k3[10])).lane(0)
+            }
+        }
+    };
 }
 
 /// [`FinishOp`] entering the loop of a one-shot call from the stored initial state (as
@@ -613,36 +653,13 @@ impl<const D: usize> LaneOp for FinishFromStored<'_, D> {
                 (r, false)
             }
         };
-        let extra = match op.output {
-            Output::Tag(n) => {
-                let mask = match n {
-                    NonceIn::Mask(m) => *m,
-                    NonceIn::Nonce(n) => nonce_mask::<L>(n, &key.k2),
-                };
-                in_first_lane::<L>(&aes128::xor_block(&mask, &key.k3[0]))
-            }
-            Output::Hash => L::zero(),
-        };
+        let extra = nonce_term!(L, key, op.output);
         let h = if padded_absorbed {
             r.finish_blank(&key.sk, extra)
         } else {
             r.finish(padded_words::<L>(op.tail), &key.sk, extra)
         };
-        match op.output {
-            Output::Hash => h.fold_xor(),
-            Output::Tag(_) => {
-                let x = if L::LANES == 1 {
-                    h
-                } else {
-                    L::first_lane(&h.fold_xor())
-                };
-                let mut x = x;
-                for k in &key.k3[1..10] {
-                    x = x.aes_round(L::broadcast(k));
-                }
-                x.aes_round_last(L::broadcast(&key.k3[10])).lane(0)
-            }
-        }
+        result_from_h!(L, h, key, op.output)
     }
 }
 
@@ -658,16 +675,7 @@ impl<const D: usize> LaneOp for FinishFromFirstRound<'_, D> {
     fn run<L: Lanes>(self) -> Block {
         let op = self.0;
         let key = op.key;
-        let extra = match op.output {
-            Output::Tag(n) => {
-                let mask = match n {
-                    NonceIn::Mask(m) => *m,
-                    NonceIn::Nonce(n) => nonce_mask::<L>(n, &key.k2),
-                };
-                in_first_lane::<L>(&aes128::xor_block(&mask, &key.k3[0]))
-            }
-            Output::Hash => L::zero(),
-        };
+        let extra = nonce_term!(L, key, op.output);
         let chunk = 4 * L::BYTES;
         let last = padded_words::<L>(op.tail);
         let h = match op.state {
@@ -687,21 +695,7 @@ impl<const D: usize> LaneOp for FinishFromFirstRound<'_, D> {
                 r.finish(last, &key.sk, extra)
             }
         };
-        match op.output {
-            Output::Hash => h.fold_xor(),
-            Output::Tag(_) => {
-                let x = if L::LANES == 1 {
-                    h
-                } else {
-                    L::first_lane(&h.fold_xor())
-                };
-                let mut x = x;
-                for k in &key.k3[1..10] {
-                    x = x.aes_round(L::broadcast(k));
-                }
-                x.aes_round_last(L::broadcast(&key.k3[10])).lane(0)
-            }
-        }
+        result_from_h!(L, h, key, op.output)
     }
 }
 

@@ -1,6 +1,6 @@
 //! Quick throughput check (not a benchmark; use `cargo bench -p aeadfast-benches --bench hiae`).
 //!
-//! `cargo run --release -p hiae --example hiae_speed [size] [filter]`
+//! `cargo run --release -p aeadfast-hiae --example hiae_speed [size] [filter]`
 
 use std::time::Instant;
 

@@ -2,7 +2,7 @@
 //! context), which is robust on a shared, noisy machine. Criterion figures come from
 //! `cargo bench -p aeadfast-benches --bench lemac`.
 //!
-//! `cargo run --release -p lemac --example lemac_speed [filter] [offset]`
+//! `cargo run --release -p aeadfast-lemac --example lemac_speed [filter] [offset]`
 //!
 //! `offset` (0..63, default 0): where the message starts relative to a 64-byte boundary.
 

@@ -14,7 +14,7 @@ pub fn aeadfast_bin() -> PathBuf {
     let bin = dir.join(format!("aeadfast{}", std::env::consts::EXE_SUFFIX));
     assert!(
         bin.exists(),
-        "{} not found: build it with `cargo build -p aeadfast-cli` (cargo test --workspace does)",
+        "{} not found: build it with `cargo build -p aeadfast` (cargo test --workspace does)",
         bin.display()
     );
     bin

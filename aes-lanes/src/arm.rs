@@ -27,6 +27,8 @@ impl Lanes for Neon {
     crate::lanes::one_part!();
 
     const LANES: usize = 1;
+    const REGISTERS: usize = 32;
+    const FUSED_XOR3: bool = false;
 
     #[inline(always)]
     fn zero() -> Self {
@@ -146,6 +148,8 @@ impl Lanes for NeonSha3 {
     crate::lanes::one_part!();
 
     const LANES: usize = 1;
+    const REGISTERS: usize = 32;
+    const FUSED_XOR3: bool = true;
 
     #[inline(always)]
     fn zero() -> Self {
@@ -221,37 +225,61 @@ impl Lanes for NeonSha3 {
     }
 }
 
-/// ARMv8 AES: `Neon`, and `Wide<Neon, N>` for 2 and 4 lanes.
-#[target_feature(enable = "neon,aes")]
-pub(crate) fn run_arm_aes<Op: LaneOp>(op: Op) -> Op::Output {
+/// Run-time aarch64 feature checks by name (the table behind the tiers' checks).
+mod cpu {
+    cpufeatures::new!(aes_cpuid, "aes");
+    cpufeatures::new!(sha3_cpuid, "sha3");
+
+    /// The features the tiers may name besides `neon`, which every target these backends are
+    /// compiled for enables at compile time (see the build script).
+    #[cfg(test)]
+    pub(crate) fn known(name: &str) -> bool {
+        matches!(name, "aes" | "sha3") || (name == "neon" && cfg!(target_feature = "neon"))
+    }
+
+    /// Whether the CPU has feature `name` (`aes`: AES and PMULL, `sha3`: SHA3 and SHA512, as
+    /// the OS reports them). Unknown names: false.
+    pub(crate) fn has(name: &str) -> bool {
+        match name {
+            "aes" => aes_cpuid::get(),
+            "sha3" => sha3_cpuid::get(),
+            _ => false,
+        }
+    }
+}
+
+/// Runs `op` with `L` for its lane count: 1 → `L`, 2 → `Wide<L, 2>`, 4 → `Wide<L, 4>`.
+#[inline(always)]
+fn pick<Op: LaneOp, L: Lanes>(op: Op) -> Op::Output {
     match Op::LANES {
-        1 => op.run::<Neon>(),
-        2 => op.run::<Wide<Neon, 2>>(),
-        4 => op.run::<Wide<Neon, 4>>(),
+        1 => op.run::<L>(),
+        2 => op.run::<Wide<L, 2>>(),
+        4 => op.run::<Wide<L, 4>>(),
         n => panic!("unsupported lane count {n}"),
     }
 }
 
-/// ARMv8 AES + SHA3: `NeonSha3`, and `Wide<NeonSha3, N>` for 2 and 4 lanes.
-#[target_feature(enable = "neon,aes,sha3")]
-pub(crate) fn run_arm_sha3<Op: LaneOp>(op: Op) -> Op::Output {
-    match Op::LANES {
-        1 => op.run::<NeonSha3>(),
-        2 => op.run::<Wide<NeonSha3, 2>>(),
-        4 => op.run::<Wide<NeonSha3, 4>>(),
-        n => panic!("unsupported lane count {n}"),
+crate::tier::tier! {
+    /// ARMv8 AES: `Neon`, and `Wide<Neon, N>` for 2 and 4 lanes.
+    run_arm_aes, has_arm_aes, ARM_AES_FEATURES = ["neon", "aes"] => |op| pick::<Op, Neon>(op);
+
+    /// ARMv8 AES + SHA3: `NeonSha3`, and `Wide<NeonSha3, N>` for 2 and 4 lanes.
+    run_arm_sha3, has_arm_sha3, ARM_SHA3_FEATURES = ["neon", "aes", "sha3"]
+        => |op| pick::<Op, NeonSha3>(op);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every feature an Arm tier enables has a check.
+    #[test]
+    fn every_tier_feature_is_checked() {
+        for f in ARM_AES_FEATURES.iter().chain(ARM_SHA3_FEATURES) {
+            assert!(cpu::known(f), "{f} has no run-time check");
+        }
+        if has_arm_sha3() {
+            assert!(has_arm_aes());
+        }
     }
-}
-
-cpufeatures::new!(arm_aes_cpuid, "aes");
-cpufeatures::new!(arm_sha3_cpuid, "aes", "sha3");
-
-/// ARMv8 AES (and PMULL, which Linux reports together).
-pub(crate) fn has_arm_aes() -> bool {
-    arm_aes_cpuid::get()
-}
-
-/// ARMv8 AES and SHA3 (with SHA512).
-pub(crate) fn has_arm_sha3() -> bool {
-    arm_sha3_cpuid::get()
 }

@@ -259,13 +259,20 @@ impl Token {
             #[allow(unsafe_code)]
             Backend::Vaes512 => unsafe { crate::x86::run_vaes512(op) },
             #[cfg(x86_backends)]
-            // SAFETY: a `Token` for Vaes256 exists only if `has_vaes256()` returned true.
-            #[allow(unsafe_code)]
-            Backend::Vaes256 => unsafe { crate::x86::run_vaes256(op) },
+            Backend::Vaes256 => match Op::LANES {
+                // One lane is `Xmm` in VEX encoding on both AVX tiers: the same code, so one
+                // instance of it.
+                // SAFETY: a `Token` for Vaes256 exists only if `has_vaes256()` returned true,
+                // and the VAES-AVX2 feature list contains the AES-NI-AVX one (tested).
+                #[allow(unsafe_code)]
+                1 => unsafe { crate::x86::run_aesni_avx(op) },
+                // SAFETY: a `Token` for Vaes256 exists only if `has_vaes256()` returned true.
+                #[allow(unsafe_code)]
+                _ => unsafe { crate::x86::run_vaes256(op) },
+            },
             #[cfg(x86_backends)]
-            Backend::AesNi if crate::x86::has_avx() => {
-                // SAFETY: a `Token` for AesNi exists only if `has_aesni()` returned true, and
-                // `has_avx()` (checked just above) covers the extra `avx` feature.
+            Backend::AesNi if crate::x86::has_aesni_avx() => {
+                // SAFETY: `has_aesni_avx()` (checked just above) returned true.
                 #[allow(unsafe_code)]
                 unsafe {
                     crate::x86::run_aesni_avx(op)
@@ -286,7 +293,34 @@ impl Token {
             _ => run_portable(op),
         }
     }
+
+    /// The token to run a computation on whose one-lane AES rounds form a single long
+    /// dependency chain over `len` bytes of data (HiAE decryption, say): on a VAES-AVX512 CPU,
+    /// from 4 KiB on, the VAES-AVX2 tier, whose VEX-encoded loops run such a chain faster than
+    /// the EVEX-encoded ones (measured on AMD Zen 4); below that, and everywhere else, `self`.
+    /// Results and serialized states are the same on both.
+    ///
+    /// ```
+    /// use aes_lanes::Token;
+    /// let t = Token::detect();
+    /// assert_eq!(t.for_serial_chain(64), t);
+    /// ```
+    #[inline]
+    pub fn for_serial_chain(self, len: usize) -> Token {
+        if len >= SERIAL_CHAIN_AVX2_MIN
+            && self.0 == Backend::Vaes512
+            && let Ok(t) = Backend::Vaes256.token()
+        {
+            return t;
+        }
+        self
+    }
 }
+
+/// Length from which [`Token::for_serial_chain`] switches: the crossover of the two codes for
+/// HiAE decryption on Zen 4 is at about 3 KiB (the EVEX code's set-up is about 30 cycles
+/// shorter, its loop 3 cycles per 256 bytes slower).
+const SERIAL_CHAIN_AVX2_MIN: usize = 4096;
 
 /// Portable entry point. Not inlined into [`Token::dispatch`]: in unoptimized builds the
 /// 16-way unrolled bitsliced code of a big operation needs a stack frame of over a megabyte,

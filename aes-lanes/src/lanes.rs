@@ -31,6 +31,17 @@ pub trait Lanes: Copy {
     /// Size of a value in bytes: `16 × LANES`.
     const BYTES: usize = 16 * Self::LANES;
 
+    /// Vector registers the code of this lane type can use: 16 (SSE, AVX2; the portable
+    /// backend, which has no vector registers, says 16 too) or 32 (AVX-512, aarch64).
+    ///
+    /// Algorithms use it to choose loop forms that keep more values live: with 32 registers a
+    /// sixteen-block state, its inputs and pending values all stay in registers.
+    const REGISTERS: usize;
+
+    /// Whether [`xor3`](Lanes::xor3) is one instruction (`vpternlogd` on AVX-512, SHA3's
+    /// `eor3` on Arm) rather than two XORs.
+    const FUSED_XOR3: bool;
+
     /// The single-register value this one is made of: `L` for [`Wide<L, N>`](crate::Wide),
     /// `Self` for everything else.
     type Part: Lanes;

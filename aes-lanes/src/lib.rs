@@ -5,6 +5,7 @@
 mod backend;
 mod lanes;
 mod soft;
+mod tier;
 mod wide;
 
 #[cfg(arm_backends)]

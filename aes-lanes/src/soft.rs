@@ -317,6 +317,8 @@ impl<const N: usize> Lanes for Soft<N> {
         let () = Self::VALID;
         N
     };
+    const REGISTERS: usize = 16;
+    const FUSED_XOR3: bool = false;
 
     #[inline(always)]
     fn zero() -> Self {

@@ -49,6 +49,8 @@ impl<L: Lanes, const N: usize> Wide<L, N> {
 #[allow(clippy::needless_range_loop)]
 impl<L: Lanes, const N: usize> Lanes for Wide<L, N> {
     const LANES: usize = N * L::LANES;
+    const REGISTERS: usize = L::REGISTERS;
+    const FUSED_XOR3: bool = L::FUSED_XOR3;
 
     type Part = L;
 

@@ -1,95 +1,122 @@
-//! CPU feature detection for the x86-64 tiers, cached after the first call.
+//! Run-time x86-64 feature checks by name, from CPUID and XCR0: the one table behind every
+//! tier's check (see [`tier!`](crate::tier::tier)).
+//!
+//! `cpufeatures` 0.3 reports `vaes` only when the OS saves AVX-512 state, which would hide the
+//! VAES-AVX2 tier on CPUs with VAES but no AVX-512 (Zen 3, Alder Lake); this table asks for
+//! the register state each feature really needs.
 
-cpufeatures::new!(aesni_cpuid, "aes", "sse2", "ssse3", "sse4.1");
-cpufeatures::new!(avx_cpuid, "avx");
-cpufeatures::new!(
-    vaes512_cpuid,
-    "aes",
-    "avx",
-    "avx2",
-    "vaes",
-    "avx512f",
-    "avx512vl"
-);
-
-/// AES-NI with SSE4.1.
-#[inline]
-pub(crate) fn has_aesni() -> bool {
-    aesni_cpuid::get()
+/// Register state a feature needs the OS to save (XCR0 bits).
+#[derive(Clone, Copy)]
+enum State {
+    /// SSE registers only: nothing beyond what every x86-64 OS saves.
+    Sse,
+    /// `ymm`: XCR0 bits 1 and 2.
+    Ymm,
+    /// `zmm` and mask registers: XCR0 bits 1, 2, 5, 6 and 7.
+    Zmm,
 }
 
-/// AVX, with the OS saving its register state: the AES-NI tier then runs VEX-encoded code.
-#[inline]
-pub(crate) fn has_avx() -> bool {
-    avx_cpuid::get()
+/// Where CPUID reports a feature.
+#[derive(Clone, Copy)]
+enum Reg {
+    /// Leaf 1, ECX.
+    L1Ecx,
+    /// Leaf 1, EDX.
+    L1Edx,
+    /// Leaf 7 sub-leaf 0, EBX.
+    L7Ebx,
+    /// Leaf 7 sub-leaf 0, ECX.
+    L7Ecx,
 }
 
-/// VAES on 512-bit registers: VAES, AVX2, AVX-512F/VL/BW, and the OS saves AVX-512 state.
-#[inline]
-pub(crate) fn has_vaes512() -> bool {
-    vaes512_cpuid::get()
+/// The features the tiers may name: `(name, CPUID register, bit, register state)`.
+const TABLE: &[(&str, Reg, u32, State)] = &[
+    ("sse2", Reg::L1Edx, 26, State::Sse),
+    ("ssse3", Reg::L1Ecx, 9, State::Sse),
+    ("sse4.1", Reg::L1Ecx, 19, State::Sse),
+    ("pclmulqdq", Reg::L1Ecx, 1, State::Sse),
+    ("aes", Reg::L1Ecx, 25, State::Sse),
+    ("avx", Reg::L1Ecx, 28, State::Ymm),
+    ("avx2", Reg::L7Ebx, 5, State::Ymm),
+    ("vaes", Reg::L7Ecx, 9, State::Ymm),
+    ("avx512f", Reg::L7Ebx, 16, State::Zmm),
+    ("avx512bw", Reg::L7Ebx, 30, State::Zmm),
+    ("avx512vl", Reg::L7Ebx, 31, State::Zmm),
+];
+
+/// Whether the table knows `name` (a tier naming an unknown feature is never available; a test
+/// checks that every tier's features are known).
+#[cfg(test)]
+pub(crate) fn known(name: &str) -> bool {
+    TABLE.iter().any(|&(n, ..)| n == name)
 }
 
-/// VAES on 256-bit registers: VAES, AES-NI, AVX2 and OS support for AVX state.
-///
-/// `cpufeatures` 0.3 reports `vaes` only when AVX-512 state is enabled, which would hide this
-/// tier from CPUs that have VAES but no AVX-512 (Zen 3, Alder Lake). So this check reads CPUID
-/// and XCR0 itself.
-#[inline]
-pub(crate) fn has_vaes256() -> bool {
-    use core::sync::atomic::{AtomicU8, Ordering};
-
-    if cfg!(all(
-        target_feature = "aes",
-        target_feature = "avx2",
-        target_feature = "vaes"
-    )) {
-        return true;
+/// Whether the CPU has feature `name` and the OS saves the registers it needs. Unknown names:
+/// false. Under Miri (no CPUID): false, so only features enabled at compile time count.
+pub(crate) fn has(name: &str) -> bool {
+    if cfg!(miri) {
+        return false;
     }
-    // 0 = not checked yet, 1 = absent, 2 = present.
-    static CACHE: AtomicU8 = AtomicU8::new(0);
-    match CACHE.load(Ordering::Relaxed) {
-        0 => {
-            let found = vaes256_cpuid();
-            CACHE.store(if found { 2 } else { 1 }, Ordering::Relaxed);
-            found
-        }
-        state => state == 2,
-    }
+    let Some(&(_, reg, bit, state)) = TABLE.iter().find(|&&(n, ..)| n == name) else {
+        return false;
+    };
+    let cpu = read();
+    let word = match reg {
+        Reg::L1Ecx => cpu.l1_ecx,
+        Reg::L1Edx => cpu.l1_edx,
+        Reg::L7Ebx => cpu.l7_ebx,
+        Reg::L7Ecx => cpu.l7_ecx,
+    };
+    let os = match state {
+        State::Sse => true,
+        State::Ymm => cpu.xcr0 & 0b110 == 0b110,
+        State::Zmm => cpu.xcr0 & 0b1110_0110 == 0b1110_0110,
+    };
+    word & (1 << bit) != 0 && os
+}
+
+/// The CPUID words and XCR0 the table reads.
+struct Cpu {
+    l1_ecx: u32,
+    l1_edx: u32,
+    l7_ebx: u32,
+    l7_ecx: u32,
+    /// 0 when the OS has not enabled XSAVE (no AVX state then).
+    xcr0: u64,
 }
 
 #[cfg(miri)]
-fn vaes256_cpuid() -> bool {
-    false
+fn read() -> Cpu {
+    unreachable!("`has` returns before reading CPUID under Miri")
 }
 
 #[cfg(not(miri))]
-fn vaes256_cpuid() -> bool {
+fn read() -> Cpu {
     use core::arch::x86_64::{__cpuid, __cpuid_count, _xgetbv};
 
-    // CPUID is available on every x86-64 CPU.
-    let leaf0 = __cpuid(0);
-    if leaf0.eax < 7 {
-        return false;
-    }
-    let leaf1 = __cpuid(1);
-    let aes = leaf1.ecx & (1 << 25) != 0;
-    let osxsave = leaf1.ecx & (1 << 27) != 0;
-    let avx = leaf1.ecx & (1 << 28) != 0;
-    if !(aes && osxsave && avx) {
-        return false;
-    }
-    // SAFETY: OSXSAVE is set, so XGETBV is enabled and XCR0 (index 0) can be read.
-    let xcr0 = unsafe { xgetbv0() };
-    // XMM (bit 1) and YMM (bit 2) state must both be saved by the OS.
-    if xcr0 & 0b110 != 0b110 {
-        return false;
-    }
-    // Leaf 7 exists (checked against the maximum leaf above).
-    let leaf7 = __cpuid_count(7, 0);
-    let avx2 = leaf7.ebx & (1 << 5) != 0;
-    let vaes = leaf7.ecx & (1 << 9) != 0;
-    return avx2 && vaes;
+    // CPUID exists on every x86-64 CPU; leaf 7 only where the maximum leaf reaches it.
+    let max_leaf = __cpuid(0).eax;
+    let l1 = __cpuid(1);
+    let (l7_ebx, l7_ecx) = if max_leaf >= 7 {
+        let l7 = __cpuid_count(7, 0);
+        (l7.ebx, l7.ecx)
+    } else {
+        (0, 0)
+    };
+    let osxsave = l1.ecx & (1 << 27) != 0;
+    let xcr0 = if osxsave {
+        // SAFETY: OSXSAVE is set, so the OS enabled XGETBV and XCR0 (index 0) can be read.
+        unsafe { xgetbv0() }
+    } else {
+        0
+    };
+    return Cpu {
+        l1_ecx: l1.ecx,
+        l1_edx: l1.edx,
+        l7_ebx,
+        l7_ecx,
+        xcr0,
+    };
 
     #[target_feature(enable = "xsave")]
     unsafe fn xgetbv0() -> u64 {

@@ -18,6 +18,8 @@ impl<const VL: bool> Lanes for Xmm<VL> {
     crate::lanes::one_part!();
 
     const LANES: usize = 1;
+    const REGISTERS: usize = if VL { 32 } else { 16 };
+    const FUSED_XOR3: bool = VL;
 
     #[inline(always)]
     fn zero() -> Self {

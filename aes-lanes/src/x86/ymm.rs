@@ -17,6 +17,8 @@ impl<const VL: bool> Lanes for Ymm<VL> {
     crate::lanes::one_part!();
 
     const LANES: usize = 2;
+    const REGISTERS: usize = if VL { 32 } else { 16 };
+    const FUSED_XOR3: bool = VL;
 
     #[inline(always)]
     fn zero() -> Self {

@@ -13,6 +13,8 @@ impl Lanes for Zmm {
     crate::lanes::one_part!();
 
     const LANES: usize = 4;
+    const REGISTERS: usize = 32;
+    const FUSED_XOR3: bool = true;
 
     #[inline(always)]
     fn zero() -> Self {

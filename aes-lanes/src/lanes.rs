@@ -31,11 +31,11 @@ pub trait Lanes: Copy {
     /// Size of a value in bytes: `16 × LANES`.
     const BYTES: usize = 16 * Self::LANES;
 
-    /// Vector registers the code of this lane type can use: 16 (SSE, AVX2; the portable
-    /// backend, which has no vector registers, says 16 too) or 32 (AVX-512, aarch64).
+    /// Vector registers the code of this lane type can use: 16 (SSE, AVX2), 32 (AVX-512,
+    /// aarch64), or 0 for the portable backend, whose values live in memory.
     ///
-    /// Algorithms use it to choose loop forms that keep more values live: with 32 registers a
-    /// sixteen-block state, its inputs and pending values all stay in registers.
+    /// Algorithms use it to choose loop forms: with 32 registers a sixteen-block state, its
+    /// inputs and pending values all stay in registers; with none, unrolling buys nothing.
     const REGISTERS: usize;
 
     /// Whether [`xor3`](Lanes::xor3) is one instruction (`vpternlogd` on AVX-512, SHA3's

@@ -282,6 +282,56 @@ fn mix_columns(q: &mut [u64; 8]) {
     }
 }
 
+/// `AESL` on the planes, in place.
+///
+/// This and the other plane functions below are kept out of line on purpose (and are not
+/// generic, so there is one copy of each): a round is a few hundred integer operations and a
+/// (un)transposition about a hundred, so a call costs little, while inlining them into every
+/// unrolled update of the algorithm crates made their portable code paths, and their release
+/// compile times, many times larger.
+#[inline(never)]
+fn aesl_planes(q: &mut [u64; 8]) {
+    sub_bytes(q);
+    for p in q.iter_mut() {
+        *p = shift_rows(*p);
+    }
+    mix_columns(q);
+}
+
+/// `ShiftRows ∘ SubBytes` on the planes, in place (the last AES round without its key).
+#[inline(never)]
+fn last_round_planes(q: &mut [u64; 8]) {
+    sub_bytes(q);
+    for p in q.iter_mut() {
+        *p = shift_rows(*p);
+    }
+}
+
+/// The planes of the first `len` bytes of `src`, the rest of the 64 bytes zero.
+#[inline(never)]
+fn load_planes(src: &[u8], len: usize) -> [u64; 8] {
+    let mut buf = [0u8; 16 * MAX_LANES];
+    buf[..len].copy_from_slice(&src[..len]);
+    bitslice(&buf)
+}
+
+/// Writes the first `len` bytes of the planes' content to `dst`.
+#[inline(never)]
+fn store_planes(planes: &[u64; 8], dst: &mut [u8], len: usize) {
+    let buf = unbitslice(planes);
+    dst[..len].copy_from_slice(&buf[..len]);
+}
+
+/// The planes of `block` repeated `lanes` times, the rest zero.
+#[inline(never)]
+fn broadcast_planes(block: &[u8; 16], lanes: usize) -> [u64; 8] {
+    let mut buf = [0u8; 16 * MAX_LANES];
+    for lane in buf.chunks_exact_mut(16).take(lanes) {
+        lane.copy_from_slice(block);
+    }
+    bitslice(&buf)
+}
+
 impl<const N: usize> Soft<N> {
     const VALID: () = assert!(N == 1 || N == 2 || N == 4, "Soft<N> supports N = 1, 2, 4");
 
@@ -293,20 +343,6 @@ impl<const N: usize> Soft<N> {
         }
         Soft { planes }
     }
-
-    /// `AESL` on the planes, in place.
-    ///
-    /// Kept out of line on purpose: a round is a few hundred integer operations, so the call
-    /// costs little, while inlining it into every unrolled update of the algorithm crates
-    /// made their portable code paths (and their release compile times) many times larger.
-    #[inline(never)]
-    fn aesl_in_place(&mut self) {
-        sub_bytes(&mut self.planes);
-        for p in &mut self.planes {
-            *p = shift_rows(*p);
-        }
-        mix_columns(&mut self.planes);
-    }
 }
 
 impl<const N: usize> Lanes for Soft<N> {
@@ -317,7 +353,7 @@ impl<const N: usize> Lanes for Soft<N> {
         let () = Self::VALID;
         N
     };
-    const REGISTERS: usize = 16;
+    const REGISTERS: usize = 0;
     const FUSED_XOR3: bool = false;
 
     #[inline(always)]
@@ -327,27 +363,20 @@ impl<const N: usize> Lanes for Soft<N> {
 
     #[inline(always)]
     fn load(src: &[u8]) -> Self {
-        let mut buf = [0u8; 16 * MAX_LANES];
-        buf[..Self::BYTES].copy_from_slice(&src[..Self::BYTES]);
         Soft {
-            planes: bitslice(&buf),
+            planes: load_planes(src, Self::BYTES),
         }
     }
 
     #[inline(always)]
     fn store(self, dst: &mut [u8]) {
-        let buf = unbitslice(&self.planes);
-        dst[..Self::BYTES].copy_from_slice(&buf[..Self::BYTES]);
+        store_planes(&self.planes, dst, Self::BYTES);
     }
 
     #[inline(always)]
     fn broadcast(block: &[u8; 16]) -> Self {
-        let mut buf = [0u8; 16 * MAX_LANES];
-        for lane in buf.chunks_exact_mut(16).take(N) {
-            lane.copy_from_slice(block);
-        }
         Soft {
-            planes: bitslice(&buf),
+            planes: broadcast_planes(block, N),
         }
     }
 
@@ -363,29 +392,26 @@ impl<const N: usize> Lanes for Soft<N> {
 
     #[inline(always)]
     fn aes_round(mut self, key: Self) -> Self {
-        self.aesl_in_place();
+        aesl_planes(&mut self.planes);
         self.xor(key)
     }
 
     #[inline(always)]
     fn aes_round_pre(self, key: Self) -> Self {
         let mut x = self.xor(key);
-        x.aesl_in_place();
+        aesl_planes(&mut x.planes);
         x
     }
 
     #[inline(always)]
     fn aes_round_last(mut self, key: Self) -> Self {
-        sub_bytes(&mut self.planes);
-        for p in &mut self.planes {
-            *p = shift_rows(*p);
-        }
+        last_round_planes(&mut self.planes);
         self.xor(key)
     }
 
     #[inline(always)]
     fn aesl(mut self) -> Self {
-        self.aesl_in_place();
+        aesl_planes(&mut self.planes);
         self
     }
 }

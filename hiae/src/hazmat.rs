@@ -33,16 +33,12 @@ use core::marker::PhantomData;
 use aes_lanes::Token;
 
 use crate::Variant;
-use crate::ops::{
-    BlockFn, BlockOp, HAbsorb, HDec, HDecPartial, HEnc, HEncPartial, HFinalize, HFinalizeMac,
-    HKeystream,
-};
-use crate::state::STATE_BYTES;
+use crate::ops::{End, StreamCore};
 
 /// A raw HiAE / HiAEx2 / HiAEx4 state (the variant is `V`), kept in memory between calls;
 /// each call runs one backend dispatch.
 pub struct State<V: Variant> {
-    bytes: [u8; STATE_BYTES],
+    core: StreamCore,
     token: Token,
     _v: PhantomData<V>,
 }
@@ -50,7 +46,7 @@ pub struct State<V: Variant> {
 impl<V: Variant> Clone for State<V> {
     fn clone(&self) -> Self {
         State {
-            bytes: self.bytes,
+            core: self.core.clone(),
             token: self.token,
             _v: PhantomData,
         }
@@ -60,29 +56,24 @@ impl<V: Variant> Clone for State<V> {
 impl<V: Variant> State<V> {
     /// `Init(key, nonce)` with `cipher`'s key and backend.
     pub fn new(cipher: &V, nonce: &[u8; 16]) -> Self {
-        let mut st = State {
-            bytes: [0; STATE_BYTES],
+        State {
+            core: StreamCore::new::<V>(cipher.token(), cipher.key_bytes(), nonce),
             token: cipher.token(),
             _v: PhantomData,
-        };
-        let mut core = crate::ops::StreamCore::empty();
-        cipher.token().dispatch(crate::ops::StreamInit::<V> {
-            key: cipher.key_bytes(),
-            nonce,
-            core: &mut core,
-            _v: PhantomData,
-        });
-        st.bytes = core.state;
-        core.wipe();
-        st
+        }
     }
 
-    fn call<F: BlockFn>(&mut self, f: F) -> F::Out {
-        crate::dispatch_r32!(self.token, R32 => BlockOp::<V, F, R32> {
-            state: &mut self.bytes,
-            f,
-            _v: PhantomData,
-        })
+    /// Encrypts (`decrypt = false`) or decrypts `buf` in place. The zero-padded plaintext of
+    /// a partial block is absorbed by the finalization that must follow it.
+    fn crypt(&mut self, buf: &mut [u8], decrypt: bool) {
+        let token = if decrypt {
+            crate::decrypt_token(self.token, V::LANES, buf.len())
+        } else {
+            self.token
+        };
+        // The block API has no associated-data phase to end: nothing is pending here.
+        self.core.pending.in_msg = true;
+        self.core.crypt::<V>(token, buf.into(), decrypt);
     }
 
     fn check_blocks(len: usize) {
@@ -98,7 +89,7 @@ impl<V: Variant> State<V> {
     /// If `blocks.len()` is not a multiple of [`Variant::BLOCK_SIZE`].
     pub fn absorb(&mut self, blocks: &[u8]) {
         Self::check_blocks(blocks.len());
-        self.call(HAbsorb(blocks, PhantomData));
+        self.core.absorb::<V>(self.token, blocks);
     }
 
     /// Encrypts whole blocks in place (`UpdateEnc`).
@@ -107,7 +98,7 @@ impl<V: Variant> State<V> {
     /// If `blocks.len()` is not a multiple of [`Variant::BLOCK_SIZE`].
     pub fn enc(&mut self, blocks: &mut [u8]) {
         Self::check_blocks(blocks.len());
-        self.call(HEnc(blocks, PhantomData));
+        self.crypt(blocks, false);
     }
 
     /// Decrypts whole blocks in place (`UpdateDec`).
@@ -116,7 +107,7 @@ impl<V: Variant> State<V> {
     /// If `blocks.len()` is not a multiple of [`Variant::BLOCK_SIZE`].
     pub fn dec(&mut self, blocks: &mut [u8]) {
         Self::check_blocks(blocks.len());
-        self.call(HDec(blocks, PhantomData));
+        self.crypt(blocks, true);
     }
 
     /// Encrypts a final partial block (fewer than [`Variant::BLOCK_SIZE`] bytes, zero-padded
@@ -126,7 +117,7 @@ impl<V: Variant> State<V> {
     /// If `tail.len() >= BLOCK_SIZE`.
     pub fn enc_partial(&mut self, tail: &mut [u8]) {
         assert!(tail.len() < V::BLOCK_SIZE, "partial block too long");
-        self.call(HEncPartial(tail, PhantomData));
+        self.crypt(tail, false);
     }
 
     /// Decrypts a final partial block in place; the state absorbs the zero-padded
@@ -136,7 +127,7 @@ impl<V: Variant> State<V> {
     /// If `tail.len() >= BLOCK_SIZE`.
     pub fn dec_partial(&mut self, tail: &mut [u8]) {
         assert!(tail.len() < V::BLOCK_SIZE, "partial block too long");
-        self.call(HDecPartial(tail, PhantomData));
+        self.crypt(tail, true);
     }
 
     /// The keystream of the next update, `AESL(S0 ^ S1) ^ S9` per lane, written to the first
@@ -146,19 +137,23 @@ impl<V: Variant> State<V> {
     /// If `out` is shorter than `BLOCK_SIZE`.
     pub fn keystream(&mut self, out: &mut [u8]) {
         assert!(out.len() >= V::BLOCK_SIZE, "output too short");
-        self.call(HKeystream(out, PhantomData));
+        self.core
+            .run::<V>(self.token, None, &[], None, false, End::Keystream(out));
     }
 
     /// AEAD `Finalize` with the total associated-data and message lengths in **bytes**;
     /// returns the tag.
     pub fn finalize(mut self, ad_len: u64, msg_len: u64) -> [u8; 16] {
-        self.call(HFinalize(ad_len, msg_len, PhantomData))
+        self.core.pending.ad_len = ad_len;
+        self.core.pending.msg_len = msg_len;
+        self.core.finish::<V>(self.token, false)
     }
 
     /// MAC finalization with the total data length in bytes (after the data was absorbed,
     /// the last block zero-padded); returns the tag.
     pub fn finalize_mac(mut self, data_len: u64) -> [u8; 16] {
-        self.call(HFinalizeMac(data_len, PhantomData))
+        self.core.pending.ad_len = data_len;
+        self.core.finish::<V>(self.token, true)
     }
 }
 
@@ -174,7 +169,6 @@ impl<V: Variant> fmt::Debug for State<V> {
 #[cfg(feature = "zeroize")]
 impl<V: Variant> Drop for State<V> {
     fn drop(&mut self) {
-        use zeroize::Zeroize;
-        self.bytes.zeroize();
+        self.core.wipe();
     }
 }

@@ -9,16 +9,10 @@ mod mac;
 mod ops;
 mod state;
 
-#[cfg(test)]
-extern crate std;
-#[cfg(test)]
-mod regs32_tests;
-
 pub mod hazmat;
 pub mod stream;
 
 use core::fmt;
-use core::marker::PhantomData;
 
 pub use aead;
 pub use aead::{AeadCore, AeadInOut, Error, Key, KeyInit, Nonce, Tag};
@@ -30,6 +24,7 @@ use aead::TagPosition;
 use aead::consts::{U16, U32};
 use aead::inout::InOutBuf;
 use aes_lanes::Token;
+use ops::{End, Job, Pending};
 use subtle::ConstantTimeEq;
 
 /// Largest message and largest associated data, in bytes: 2^61 − 1.
@@ -43,10 +38,18 @@ pub fn implementation_name() -> &'static str {
 mod sealed {
     use aes_lanes::Token;
 
-    /// Access to the key and backend of a cipher instance (crate-internal).
+    use crate::ops::Job;
+
+    /// Access to the key and backend of a cipher instance, and the variant's compiled code
+    /// (crate-internal).
     pub trait Sealed {
         fn key_bytes(&self) -> &[u8; 32];
         fn token(&self) -> Token;
+        /// Runs `job` on `token` with this variant's lane count. Implemented for each variant
+        /// with a non-generic function, so the lane code is compiled once, in this crate, and
+        /// generic callers (the stream, MAC and block APIs) only call it.
+        #[allow(private_interfaces)]
+        fn run(token: Token, job: Job<'_, '_, '_, '_, '_, '_>) -> [u8; 16];
     }
 }
 
@@ -70,30 +73,6 @@ pub trait Variant:
     }
 }
 
-/// Whether the token's backend has 32 vector registers (selects the bulk loops that keep
-/// deferred XORs in registers).
-#[inline]
-pub(crate) fn regs32(token: Token) -> bool {
-    token.backend() == Backend::Vaes512
-}
-
-/// Dispatches `$op` on `$token` with the const `$r` (usable as a const generic argument in
-/// `$op`) set to [`regs32`]: each backend entry point then holds only the loops it uses
-/// (mixing both kinds of bulk loop in one function makes LLVM spill the state).
-macro_rules! dispatch_r32 {
-    ($token:expr, $r:ident => $op:expr) => {{
-        let token: aes_lanes::Token = $token;
-        if $crate::regs32(token) {
-            const $r: bool = true;
-            token.dispatch($op)
-        } else {
-            const $r: bool = false;
-            token.dispatch($op)
-        }
-    }};
-}
-pub(crate) use dispatch_r32;
-
 /// Checks the message / AD length limit.
 #[inline]
 fn check_len(len: usize) -> Result<(), Error> {
@@ -104,24 +83,42 @@ fn check_len(len: usize) -> Result<(), Error> {
     }
 }
 
+/// A one-shot job: initialize, absorb `ad`, encrypt or decrypt `buf`, finalize.
+fn one_shot<V: Variant>(
+    token: Token,
+    cipher: &V,
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buf: InOutBuf<'_, '_, u8>,
+    decrypt: bool,
+) -> [u8; 16] {
+    let mut pending = Pending::new();
+    pending.ad_len = ad.len() as u64;
+    pending.msg_len = buf.len() as u64;
+    V::run(
+        token,
+        Job {
+            init: Some((cipher.key_bytes(), nonce)),
+            state: None,
+            pending: &mut pending,
+            absorb: ad,
+            crypt: Some(buf),
+            decrypt,
+            end: End::Tag,
+        },
+    )
+}
+
 /// Encrypts `buf` in one dispatch; returns the tag.
 fn encrypt_detached<V: Variant>(
     cipher: &V,
     nonce: &[u8; 16],
     ad: &[u8],
-    mut buf: InOutBuf<'_, '_, u8>,
+    buf: InOutBuf<'_, '_, u8>,
 ) -> Result<[u8; 16], Error> {
     check_len(ad.len())?;
     check_len(buf.len())?;
-    Ok(
-        dispatch_r32!(cipher.token(), R32 => ops::OneShot::<V, false, R32> {
-            key: cipher.key_bytes(),
-            nonce,
-            ad,
-            buf: &mut buf,
-            _v: PhantomData,
-        }),
-    )
+    Ok(one_shot(cipher.token(), cipher, nonce, ad, buf, false))
 }
 
 /// Whether two 16-byte tags are equal, in constant time: one 128-bit comparison with
@@ -133,33 +130,17 @@ pub(crate) fn tags_equal(a: &[u8; 16], b: &[u8; 16]) -> bool {
         .into()
 }
 
-/// The token a decryption call runs on (one-shot, or one piece of a stream): the cipher's,
-/// except that one lane on a VAES-AVX512 CPU runs the VAES-AVX2 code for [`DEC_AVX2_MIN`]
-/// bytes or more (same results, and the same serialized state, so the pieces of one stream may
-/// run on either).
-///
-/// HiAE decryption is latency-bound (the plaintext of update `i` is an AES input of update
-/// `i + 2`), and on Zen 4 the bulk loop compiled for AVX-512 (32 registers, `vpternlogd`) runs
-/// slower than the one compiled for AVX2: 51.4 against 48.3 cycles per 256 bytes (64 KiB,
-/// out of place: 144.5 against 155 Gbps). The AVX-512 code's initialization and
-/// finalization are about 30 cycles shorter, so short messages stay on it (64 B: 18.6 against
-/// 14.1 Gbps; 1 KiB: 104.5 against 97.6). Encryption and the MAC keep the AVX-512 loops
-/// (303 against 235 Gbps and 343 against 274 at 64 KiB), and so do HiAEx2 and HiAEx4.
+/// The token a decryption call over `len` bytes runs on (one-shot, or one piece of a stream):
+/// one-lane decryption is a single chain of dependent AES rounds (the plaintext of update `i`
+/// is an AES input of update `i + 2`), see [`Token::for_serial_chain`].
 #[inline]
-fn decrypt_token(token: Token, lanes: usize, len: usize) -> Token {
-    if lanes == 1
-        && len >= DEC_AVX2_MIN
-        && token.backend() == Backend::Vaes512
-        && let Ok(t) = Backend::Vaes256.token()
-    {
-        return t;
+pub(crate) fn decrypt_token(token: Token, lanes: usize, len: usize) -> Token {
+    if lanes == 1 {
+        token.for_serial_chain(len)
+    } else {
+        token
     }
-    token
 }
-
-/// Message length from which [`decrypt_token`] switches: the crossover of the two codes is at
-/// about 3 KiB (the AVX-512 code saves about 30 cycles per message and loses 3 per 256 bytes).
-const DEC_AVX2_MIN: usize = 4096;
 
 /// Decrypts `buf` in one dispatch and verifies `tag`; on failure the output is zeroed.
 fn decrypt_detached<V: Variant>(
@@ -174,13 +155,7 @@ fn decrypt_detached<V: Variant>(
         return Err(Error);
     }
     let token = decrypt_token(cipher.token(), V::LANES, buf.len());
-    let expected = dispatch_r32!(token, R32 => ops::OneShot::<V, true, R32> {
-        key: cipher.key_bytes(),
-        nonce,
-        ad,
-        buf: &mut buf,
-        _v: PhantomData,
-    });
+    let expected = one_shot(token, cipher, nonce, ad, buf.reborrow(), true);
     if tags_equal(&expected, tag) {
         Ok(())
     } else {
@@ -239,6 +214,10 @@ macro_rules! define_cipher {
             #[inline]
             fn token(&self) -> Token {
                 self.token
+            }
+            #[allow(private_interfaces)]
+            fn run(token: Token, job: Job<'_, '_, '_, '_, '_, '_>) -> [u8; 16] {
+                token.dispatch(ops::Run::<$lanes>(job))
             }
         }
 

@@ -10,7 +10,7 @@ use digest::{FixedOutput, FixedOutputReset, MacMarker, Output, OutputSizeUser, R
 
 pub use digest::Mac;
 
-use crate::ops::{Absorb, FinishMac, MacOneShot, StreamCore, StreamInit, StreamOp};
+use crate::ops::{End, Job, Pending, StreamCore};
 use crate::{Hiae, HiaeX2, HiaeX4, MAX_LEN, Variant};
 
 /// One-shot MAC of `data` under `key` and `nonce` with variant `V`, on the detected backend.
@@ -34,12 +34,25 @@ pub fn mac<V: Variant>(key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16
         data.len() as u64 <= MAX_LEN,
         "MAC input longer than 2^61 - 1 bytes"
     );
-    crate::dispatch_r32!(Token::detect(), R32 => MacOneShot::<V, R32> {
-        key,
-        nonce,
-        data,
-        _v: PhantomData,
-    })
+    mac_on::<V>(Token::detect(), key, nonce, data)
+}
+
+/// The one-shot MAC job.
+fn mac_on<V: Variant>(token: Token, key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16] {
+    let mut pending = Pending::new();
+    pending.ad_len = data.len() as u64;
+    V::run(
+        token,
+        Job {
+            init: Some((key, nonce)),
+            state: None,
+            pending: &mut pending,
+            absorb: data,
+            crypt: None,
+            decrypt: false,
+            end: End::MacTag,
+        },
+    )
 }
 
 /// [`mac`] on a chosen backend, or an error if this CPU cannot run it.
@@ -56,14 +69,7 @@ pub fn mac_with_backend<V: Variant>(
         data.len() as u64 <= MAX_LEN,
         "MAC input longer than 2^61 - 1 bytes"
     );
-    Ok(
-        crate::dispatch_r32!(backend.token()?, R32 => MacOneShot::<V, R32> {
-            key,
-            nonce,
-            data,
-            _v: PhantomData,
-        }),
-    )
+    Ok(mac_on::<V>(backend.token()?, key, nonce, data))
 }
 
 /// Incremental HiAE-family MAC, generic over the variant; use the aliases [`HiaeMac`],
@@ -102,26 +108,18 @@ pub type HiaeX4Mac = GenericMac<HiaeX4>;
 
 impl<V: Variant> GenericMac<V> {
     fn with_token(key: &[u8; 32], nonce: &[u8; 16], token: Token) -> Self {
-        let mut m = GenericMac {
+        GenericMac {
             key: *key,
             nonce: *nonce,
             token,
-            core: StreamCore::empty(),
+            core: StreamCore::new::<V>(token, key, nonce),
             _v: PhantomData,
-        };
-        m.init();
-        m
+        }
     }
 
     fn init(&mut self) {
         self.core.wipe();
-        self.core.ad_len = 0;
-        self.token.dispatch(StreamInit::<V> {
-            key: &self.key,
-            nonce: &self.nonce,
-            core: &mut self.core,
-            _v: PhantomData,
-        });
+        self.core = StreamCore::new::<V>(self.token, &self.key, &self.nonce);
     }
 
     /// A MAC instance that runs on `backend`, or an error if this CPU cannot run it.
@@ -144,11 +142,7 @@ impl<V: Variant> GenericMac<V> {
     }
 
     fn finish(&mut self) -> [u8; 16] {
-        crate::dispatch_r32!(self.token, R32 => StreamOp::<V, _, R32> {
-            core: &mut self.core,
-            f: FinishMac,
-            _v: PhantomData,
-        })
+        self.core.finish::<V>(self.token, true)
     }
 }
 
@@ -197,14 +191,10 @@ impl<V: Variant> Update for GenericMac<V> {
     /// # Panics
     /// If the total input exceeds 2^61 − 1 bytes.
     fn update(&mut self, data: &[u8]) {
-        let total = self.core.ad_len.saturating_add(data.len() as u64);
+        let total = self.core.pending.ad_len.saturating_add(data.len() as u64);
         assert!(total <= MAX_LEN, "MAC input longer than 2^61 - 1 bytes");
-        self.core.ad_len = total;
-        crate::dispatch_r32!(self.token, R32 => StreamOp::<V, _, R32> {
-            core: &mut self.core,
-            f: Absorb(data),
-            _v: PhantomData,
-        });
+        self.core.pending.ad_len = total;
+        self.core.absorb::<V>(self.token, data);
     }
 }
 

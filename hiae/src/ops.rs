@@ -1,76 +1,26 @@
-//! The public operations as [`LaneOp`]s: each one is dispatched once per message (or once per
-//! streaming call) and runs the generic [`State`] code with the lane type of the backend.
-
-use core::marker::PhantomData;
+//! Every public operation as one [`Job`], run by one [`LaneOp`], [`Run`]: a whole message
+//! (one-shot), one call of a stream, the MAC or the block API. Each job is dispatched once and
+//! runs the generic [`State`] code with the lane type of the backend, the state in registers
+//! from start to end.
+//!
+//! One `LaneOp` for everything means one compiled copy of each loop per variant and backend:
+//! the phases a job does not use are skipped at run time (a few predictable branches per call).
 
 use aead::inout::InOutBuf;
-use aes_lanes::{LaneOp, Lanes, MAX_LANES};
+use aes_lanes::{LaneOp, Lanes, MAX_LANES, Token};
 
 use crate::Variant;
 use crate::state::{STATE_BYTES, State};
 
-/// Whole-message encryption or decryption.
-pub(crate) struct OneShot<'k, 'a, 'b, 'i, 'o, V, const DECRYPT: bool, const R32: bool> {
-    pub key: &'k [u8; 32],
-    pub nonce: &'k [u8; 16],
-    pub ad: &'a [u8],
-    pub buf: &'b mut InOutBuf<'i, 'o, u8>,
-    pub _v: PhantomData<V>,
-}
-
-impl<V: Variant, const DECRYPT: bool, const R32: bool> LaneOp
-    for OneShot<'_, '_, '_, '_, '_, V, DECRYPT, R32>
-{
-    const LANES: usize = V::LANES;
-    type Output = [u8; 16];
-
-    #[inline(always)]
-    fn run<L: Lanes>(self) -> [u8; 16] {
-        let mut st = State::<L>::new(self.key, self.nonce, R32);
-        st.absorb_padded(self.ad);
-        let len = self.buf.len();
-        let full = len - len % State::<L>::BLOCK;
-        let (blocks, tail) = self.buf.reborrow().split_at(full);
-        if DECRYPT {
-            st.dec_blocks(blocks);
-            st.dec_partial(tail);
-        } else {
-            st.enc_blocks(blocks);
-            st.enc_partial(tail);
-        }
-        st.finalize(self.ad.len() as u64, len as u64)
-    }
-}
-
-/// One-shot MAC.
-pub(crate) struct MacOneShot<'k, 'a, V, const R32: bool> {
-    pub key: &'k [u8; 32],
-    pub nonce: &'k [u8; 16],
-    pub data: &'a [u8],
-    pub _v: PhantomData<V>,
-}
-
-impl<V: Variant, const R32: bool> LaneOp for MacOneShot<'_, '_, V, R32> {
-    const LANES: usize = V::LANES;
-    type Output = [u8; 16];
-
-    #[inline(always)]
-    fn run<L: Lanes>(self) -> [u8; 16] {
-        let mut st = State::<L>::new(self.key, self.nonce, R32);
-        st.absorb_padded(self.data);
-        st.finalize_mac(self.data.len() as u64)
-    }
-}
-
-/// Serialized state plus the pending partial block of a streaming computation.
+/// The byte-level side of a computation: the partial block not absorbed yet, the keystream
+/// for it, and the lengths.
 ///
 /// `pend` holds the first `pend_len` bytes of the next block to absorb (associated data, or
 /// *plaintext* in the message phase); in the message phase `ks` holds that block's keystream
 /// `AESL(S0 ^ S1) ^ S9`, which depends only on the state, so partial blocks can be encrypted
 /// or decrypted as soon as their bytes arrive.
 #[derive(Clone)]
-pub(crate) struct StreamCore {
-    pub state: [u8; STATE_BYTES],
+pub(crate) struct Pending {
     pub ks: [u8; 16 * MAX_LANES],
     pub pend: [u8; 16 * MAX_LANES],
     pub pend_len: usize,
@@ -79,11 +29,10 @@ pub(crate) struct StreamCore {
     pub in_msg: bool,
 }
 
-impl StreamCore {
-    /// A fresh core with an all-zero state (to be initialized by [`StreamInit`]).
-    pub(crate) const fn empty() -> Self {
-        StreamCore {
-            state: [0; STATE_BYTES],
+impl Pending {
+    /// Nothing pending, zero lengths.
+    pub(crate) const fn new() -> Self {
+        Pending {
             ks: [0; 16 * MAX_LANES],
             pend: [0; 16 * MAX_LANES],
             pend_len: 0,
@@ -91,24 +40,6 @@ impl StreamCore {
             msg_len: 0,
             in_msg: false,
         }
-    }
-
-    /// Wipes everything.
-    pub(crate) fn wipe(&mut self) {
-        #[cfg(feature = "zeroize")]
-        {
-            use zeroize::Zeroize;
-            self.state.zeroize();
-            self.ks.zeroize();
-            self.pend.zeroize();
-        }
-        #[cfg(not(feature = "zeroize"))]
-        {
-            self.state = [0; STATE_BYTES];
-            self.ks = [0; 16 * MAX_LANES];
-            self.pend = [0; 16 * MAX_LANES];
-        }
-        self.pend_len = 0;
     }
 
     /// Absorbs more associated data (or MAC input).
@@ -193,163 +124,191 @@ impl StreamCore {
         }
         self.pend_len += buf.len();
     }
-}
 
-/// Initializes a [`StreamCore`].
-pub(crate) struct StreamInit<'k, 'c, V> {
-    pub key: &'k [u8; 32],
-    pub nonce: &'k [u8; 16],
-    pub core: &'c mut StreamCore,
-    pub _v: PhantomData<V>,
-}
-
-impl<V: Variant> LaneOp for StreamInit<'_, '_, V> {
-    const LANES: usize = V::LANES;
-    type Output = ();
-
-    #[inline(always)]
-    fn run<L: Lanes>(self) {
-        State::<L>::new(self.key, self.nonce, false).store_bytes(&mut self.core.state);
+    /// Wipes the keystream and the pending bytes.
+    pub(crate) fn wipe(&mut self) {
+        #[cfg(feature = "zeroize")]
+        {
+            use zeroize::Zeroize;
+            self.ks.zeroize();
+            self.pend.zeroize();
+        }
+        #[cfg(not(feature = "zeroize"))]
+        {
+            self.ks = [0; 16 * MAX_LANES];
+            self.pend = [0; 16 * MAX_LANES];
+        }
+        self.pend_len = 0;
     }
 }
 
-/// A computation on a [`StreamCore`] and its loaded state.
-pub(crate) trait StreamFn {
-    /// What it returns.
-    type Out;
-    /// Runs it.
-    fn call<L: Lanes>(self, core: &mut StreamCore, st: &mut State<L>) -> Self::Out;
+/// How a [`Job`] ends.
+pub(crate) enum End<'b> {
+    /// Store the state (a stream or block-API call that continues later).
+    Store,
+    /// AEAD finalization with the lengths in the [`Pending`]; returns the tag.
+    Tag,
+    /// MAC finalization (the data length is `ad_len`); returns the tag.
+    MacTag,
+    /// Write the keystream of the next update to the first `16 × LANES` bytes (state kept).
+    Keystream(&'b mut [u8]),
 }
 
-/// Absorbs associated data / MAC input.
-pub(crate) struct Absorb<'d>(pub &'d [u8]);
-
-impl StreamFn for Absorb<'_> {
-    type Out = ();
-    #[inline(always)]
-    fn call<L: Lanes>(self, core: &mut StreamCore, st: &mut State<L>) {
-        core.absorb(st, self.0);
-    }
+/// One dispatched computation, in phase order: start (initialize from `init`, or load
+/// `state`), absorb `absorb`, encrypt or decrypt `crypt`, end. Returns the tag (zeros where
+/// the job ends without one).
+pub(crate) struct Job<'s, 'k, 'a, 'b, 'i, 'o> {
+    /// Key and nonce to initialize from; `None`: continue from `state`.
+    pub init: Option<(&'k [u8; 32], &'k [u8; 16])>,
+    /// The serialized state: loaded when `init` is `None`, written back by [`End::Store`].
+    pub state: Option<&'s mut [u8; STATE_BYTES]>,
+    /// Pending bytes and lengths.
+    pub pending: &'s mut Pending,
+    /// Associated data (or MAC input) to absorb.
+    pub absorb: &'a [u8],
+    /// Message bytes to encrypt or decrypt (ends the associated data).
+    pub crypt: Option<InOutBuf<'i, 'o, u8>>,
+    /// Whether `crypt` decrypts.
+    pub decrypt: bool,
+    /// What happens at the end.
+    pub end: End<'b>,
 }
 
-/// Encrypts (`DECRYPT = false`) or decrypts the next message bytes.
-pub(crate) struct Crypt<'b, 'i, 'o, const DECRYPT: bool>(pub &'b mut InOutBuf<'i, 'o, u8>);
+/// Runs a [`Job`] with `LANES` lanes.
+pub(crate) struct Run<'s, 'k, 'a, 'b, 'i, 'o, const LANES: usize>(pub Job<'s, 'k, 'a, 'b, 'i, 'o>);
 
-impl<const DECRYPT: bool> StreamFn for Crypt<'_, '_, '_, DECRYPT> {
-    type Out = ();
-    #[inline(always)]
-    fn call<L: Lanes>(self, core: &mut StreamCore, st: &mut State<L>) {
-        core.start_msg(st);
-        core.crypt(st, self.0.reborrow(), DECRYPT);
-    }
-}
-
-/// AEAD finalization.
-pub(crate) struct Finish;
-
-impl StreamFn for Finish {
-    type Out = [u8; 16];
-    #[inline(always)]
-    fn call<L: Lanes>(self, core: &mut StreamCore, st: &mut State<L>) -> [u8; 16] {
-        core.start_msg(st);
-        core.flush(st);
-        st.finalize(core.ad_len, core.msg_len)
-    }
-}
-
-/// MAC finalization (the data length is `core.ad_len`).
-pub(crate) struct FinishMac;
-
-impl StreamFn for FinishMac {
-    type Out = [u8; 16];
-    #[inline(always)]
-    fn call<L: Lanes>(self, core: &mut StreamCore, st: &mut State<L>) -> [u8; 16] {
-        core.flush(st);
-        st.finalize_mac(core.ad_len)
-    }
-}
-
-/// Dispatches a [`StreamFn`]: loads the state, runs it, stores the state.
-pub(crate) struct StreamOp<'c, V, F, const R32: bool> {
-    pub core: &'c mut StreamCore,
-    pub f: F,
-    pub _v: PhantomData<V>,
-}
-
-impl<V: Variant, F: StreamFn, const R32: bool> LaneOp for StreamOp<'_, V, F, R32> {
-    const LANES: usize = V::LANES;
-    type Output = F::Out;
+impl<const LANES: usize> LaneOp for Run<'_, '_, '_, '_, '_, '_, LANES> {
+    const LANES: usize = LANES;
+    type Output = [u8; 16];
 
     #[inline(always)]
-    fn run<L: Lanes>(self) -> F::Out {
-        let core = self.core;
-        let mut st = State::<L>::load_bytes(&core.state, R32);
-        let out = self.f.call(core, &mut st);
-        st.store_bytes(&mut core.state);
-        out
-    }
-}
-
-/// A hazmat computation on a loaded state.
-pub(crate) trait BlockFn {
-    /// What it returns.
-    type Out;
-    /// Runs it.
-    fn call<L: Lanes>(self, st: &mut State<L>) -> Self::Out;
-}
-
-macro_rules! block_fn {
-    ($(#[$doc:meta] $name:ident($($t:ty),*) -> $out:ty = |$st:ident, $($a:ident),*| $body:expr;)*) => {
-        $(
-            #[$doc]
-            pub(crate) struct $name<'d>($(pub $t),*, pub PhantomData<&'d ()>);
-            impl BlockFn for $name<'_> {
-                type Out = $out;
-                #[inline(always)]
-                fn call<L: Lanes>(self, $st: &mut State<L>) -> $out {
-                    let $name($($a),*, _) = self;
-                    $body
+    fn run<L: Lanes>(self) -> [u8; 16] {
+        let Job {
+            init,
+            mut state,
+            pending: p,
+            absorb,
+            crypt,
+            decrypt,
+            end,
+        } = self.0;
+        let mut st = match (init, state.as_deref()) {
+            (Some((key, nonce)), _) => State::<L>::new(key, nonce),
+            (None, Some(bytes)) => State::<L>::load_bytes(bytes),
+            (None, None) => unreachable!("a job starts from a key or from a state"),
+        };
+        if !absorb.is_empty() {
+            p.absorb(&mut st, absorb);
+        }
+        if let Some(buf) = crypt {
+            p.start_msg(&mut st);
+            p.crypt(&mut st, buf, decrypt);
+        }
+        match end {
+            End::Store => {
+                if let Some(bytes) = state.as_deref_mut() {
+                    st.store_bytes(bytes);
                 }
+                [0; 16]
             }
-        )*
-    };
+            End::Tag => {
+                p.start_msg(&mut st);
+                p.flush(&mut st);
+                st.finalize(false, p.ad_len, p.msg_len)
+            }
+            End::MacTag => {
+                p.flush(&mut st);
+                st.finalize(true, p.ad_len, 0)
+            }
+            End::Keystream(out) => {
+                st.keystream().store(out);
+                if let Some(bytes) = state {
+                    st.store_bytes(bytes);
+                }
+                [0; 16]
+            }
+        }
+    }
 }
 
-block_fn! {
-    /// Whole blocks of associated data.
-    HAbsorb(&'d [u8]) -> () = |st, d| st.absorb_blocks(d);
-    /// Whole blocks encrypted in place.
-    HEnc(&'d mut [u8]) -> () = |st, d| st.enc_blocks(d.into());
-    /// Whole blocks decrypted in place.
-    HDec(&'d mut [u8]) -> () = |st, d| st.dec_blocks(d.into());
-    /// Final partial block encrypted in place.
-    HEncPartial(&'d mut [u8]) -> () = |st, d| st.enc_partial(d.into());
-    /// Final partial block decrypted in place.
-    HDecPartial(&'d mut [u8]) -> () = |st, d| st.dec_partial(d.into());
-    /// Keystream of the next update.
-    HKeystream(&'d mut [u8]) -> () = |st, d| st.keystream().store(d);
-    /// AEAD finalization.
-    HFinalize(u64, u64) -> [u8; 16] = |st, a, m| st.finalize(a, m);
-    /// MAC finalization.
-    HFinalizeMac(u64) -> [u8; 16] = |st, n| st.finalize_mac(n);
+/// A computation kept in memory between calls (the stream, MAC and block APIs): the
+/// serialized state and the pending bytes. Each method is one dispatch on `token`.
+#[derive(Clone)]
+pub(crate) struct StreamCore {
+    pub state: [u8; STATE_BYTES],
+    pub pending: Pending,
 }
 
-/// Dispatches a [`BlockFn`] on a serialized state.
-pub(crate) struct BlockOp<'s, V, F, const R32: bool> {
-    pub state: &'s mut [u8; STATE_BYTES],
-    pub f: F,
-    pub _v: PhantomData<V>,
-}
+impl StreamCore {
+    /// `Init(key, nonce)`.
+    pub(crate) fn new<V: Variant>(token: Token, key: &[u8; 32], nonce: &[u8; 16]) -> Self {
+        let mut core = StreamCore {
+            state: [0; STATE_BYTES],
+            pending: Pending::new(),
+        };
+        core.run::<V>(token, Some((key, nonce)), &[], None, false, End::Store);
+        core
+    }
 
-impl<V: Variant, F: BlockFn, const R32: bool> LaneOp for BlockOp<'_, V, F, R32> {
-    const LANES: usize = V::LANES;
-    type Output = F::Out;
+    /// Runs one job on the stored state.
+    #[inline]
+    pub(crate) fn run<V: Variant>(
+        &mut self,
+        token: Token,
+        init: Option<(&[u8; 32], &[u8; 16])>,
+        absorb: &[u8],
+        crypt: Option<InOutBuf<'_, '_, u8>>,
+        decrypt: bool,
+        end: End<'_>,
+    ) -> [u8; 16] {
+        V::run(
+            token,
+            Job {
+                init,
+                state: Some(&mut self.state),
+                pending: &mut self.pending,
+                absorb,
+                crypt,
+                decrypt,
+                end,
+            },
+        )
+    }
 
-    #[inline(always)]
-    fn run<L: Lanes>(self) -> F::Out {
-        let mut st = State::<L>::load_bytes(self.state, R32);
-        let out = self.f.call(&mut st);
-        st.store_bytes(self.state);
-        out
+    /// Absorbs associated data (or MAC input); the caller counts its length.
+    pub(crate) fn absorb<V: Variant>(&mut self, token: Token, data: &[u8]) {
+        if !data.is_empty() {
+            self.run::<V>(token, None, data, None, false, End::Store);
+        }
+    }
+
+    /// Encrypts or decrypts the next message bytes; the caller counts their length.
+    pub(crate) fn crypt<V: Variant>(
+        &mut self,
+        token: Token,
+        buf: InOutBuf<'_, '_, u8>,
+        decrypt: bool,
+    ) {
+        self.run::<V>(token, None, &[], Some(buf), decrypt, End::Store);
+    }
+
+    /// AEAD (`mac = false`) or MAC finalization with the counted lengths; returns the tag.
+    pub(crate) fn finish<V: Variant>(&mut self, token: Token, mac: bool) -> [u8; 16] {
+        let end = if mac { End::MacTag } else { End::Tag };
+        self.run::<V>(token, None, &[], None, false, end)
+    }
+
+    /// Wipes the state and the pending bytes.
+    pub(crate) fn wipe(&mut self) {
+        #[cfg(feature = "zeroize")]
+        {
+            use zeroize::Zeroize;
+            self.state.zeroize();
+        }
+        #[cfg(not(feature = "zeroize"))]
+        {
+            self.state = [0; STATE_BYTES];
+        }
+        self.pending.wipe();
     }
 }

@@ -43,26 +43,20 @@ macro_rules! unroll16 {
 }
 
 /// Runs `$body` on each part of `$st`'s lanes ([`State::SPLIT`]) in turn: `$p` is the part's
-/// state (`&mut State<L::Part>`), `$i` its index as a constant. Each part is taken out of the
-/// state right before its turn and put back right after (16 loads and 16 stores; the whole
-/// state does not fit the registers anyway).
+/// state (`&mut State<L::Part>`), `$i` its index. Each part is taken out of the state right
+/// before its turn and put back right after (16 loads and 16 stores; the whole state does not
+/// fit the registers anyway). A loop, not an unrolled sequence: one copy of `$body` serves
+/// every part.
 macro_rules! by_parts {
     ($st:ident, |$p:ident, $i:ident| $body:block) => {{
-        by_parts!(@one $st, $p, $i, 0, $body);
-        by_parts!(@one $st, $p, $i, 1, $body);
-        if L::PARTS > 2 {
-            by_parts!(@one $st, $p, $i, 2, $body);
-            by_parts!(@one $st, $p, $i, 3, $body);
+        for $i in 0..L::PARTS {
+            let mut part = $st.part_state($i);
+            {
+                let $p = &mut part;
+                $body
+            }
+            $st.set_part_state($i, &part);
         }
-    }};
-    (@one $st:ident, $p:ident, $i:ident, $n:literal, $body:block) => {{
-        const $i: usize = $n;
-        let mut part = $st.part_state($i);
-        {
-            let $p = &mut part;
-            $body
-        }
-        $st.set_part_state($i, &part);
     }};
 }
 
@@ -70,14 +64,6 @@ macro_rules! by_parts {
 #[derive(Clone, Copy)]
 pub(crate) struct State<L: Lanes> {
     s: [L; 16],
-    /// The backend has 32 vector registers (AVX-512): the encryption loop (every width) and
-    /// the one-lane absorb loop keep deferred XORs in registers (fewer vector operations,
-    /// more live values). Measured: +5% for the HiAE MAC (absorb);
-    /// llvm-mca's Zen 4 model gives 24.1 -> 21.4 cycles per chunk for HiAE/HiAEx2
-    /// encryption and 40 -> 32 for HiAEx4, with no spills. Wider absorb loops spilled
-    /// (HiAEx2 MAC slower in the model) and decryption has no XOR to save, so those keep
-    /// the plain form.
-    regs32: bool,
 }
 
 /// `LE64(a) || LE64(b)` as a 16-byte block.
@@ -101,6 +87,21 @@ impl<L: Lanes> State<L> {
     /// faster that way than one lane at a time.
     const SPLIT: bool = L::LANES == 4 && L::PARTS > 1;
 
+    /// Whether the encryption loop (every width) and the one-lane absorb loop run in the
+    /// deferred form ([`update_deferred_at`](Self::update_deferred_at)): where the lane type
+    /// has 32 registers to keep the pending XORs in and a one-instruction three-way XOR to
+    /// fold them with. Fewer vector operations, more live values: on AVX-512, +5% for the HiAE
+    /// MAC, and in llvm-mca's Zen 4 model 24.1 -> 21.4 cycles per chunk for HiAE and HiAEx2
+    /// encryption, 40 -> 32 for HiAEx4, with no spills. Wider absorb loops spilled, and
+    /// decryption has no XOR to save, so those keep the plain form.
+    const DEFERRED: bool = L::REGISTERS >= 32 && L::FUSED_XOR3;
+
+    /// Whether the bulk loops are unrolled into sixteen-update chunks, whose constant block
+    /// offsets let the state stay in registers. Lane types without vector registers (the
+    /// portable backend, whose 64-byte values live in memory and whose rounds are calls) run
+    /// rolled loops over a moving offset instead: the same arithmetic in a tenth of the code.
+    const UNROLL: bool = L::REGISTERS > 0;
+
     /// Bytes absorbed per update (one block in every lane).
     pub(crate) const BLOCK: usize = 16 * L::LANES;
     /// Bytes per unrolled chunk of sixteen updates.
@@ -108,7 +109,7 @@ impl<L: Lanes> State<L> {
 
     /// `Init(key, nonce)` (version C), with the per-lane context block for `LANES > 1`.
     #[inline(always)]
-    pub(crate) fn new(key: &[u8; 32], nonce: &[u8; 16], regs32: bool) -> Self {
+    pub(crate) fn new(key: &[u8; 32], nonce: &[u8; 16]) -> Self {
         let mut k0b = [0u8; 16];
         let mut k1b = [0u8; 16];
         k0b.copy_from_slice(&key[..16]);
@@ -148,19 +149,19 @@ impl<L: Lanes> State<L> {
                 *b = b.xor(ctx);
             }
         }
-        let mut st = State { s, regs32 };
+        let mut st = State { s };
         st.diffuse(k0, k1);
         st
     }
 
     /// Loads a state written by [`State::store_bytes`].
     #[inline(always)]
-    pub(crate) fn load_bytes(bytes: &[u8; STATE_BYTES], regs32: bool) -> Self {
+    pub(crate) fn load_bytes(bytes: &[u8; STATE_BYTES]) -> Self {
         let mut s = [L::zero(); 16];
         for (i, b) in s.iter_mut().enumerate() {
             *b = L::load(&bytes[i * Self::BLOCK..]);
         }
-        State { s, regs32 }
+        State { s }
     }
 
     /// Serializes the state (block `i` at bytes `i·BLOCK ..`; the rest stays untouched).
@@ -174,15 +175,22 @@ impl<L: Lanes> State<L> {
     /// `Update(x)` at rotation offset `I` (no rotation).
     #[inline(always)]
     fn update_at<const I: usize>(&mut self, x: L) {
-        let s = &mut self.s;
-        let t = s[I].xor(s[(I + 1) % 16]).aes_round(x);
-        let s13 = s[(I + 13) % 16];
-        s[I] = s13.aes_round(t);
-        s[(I + 3) % 16] = s[(I + 3) % 16].xor(x);
-        s[(I + 13) % 16] = s13.xor(x);
+        self.update_idx(I, x);
     }
 
-    /// `Update(x)` at rotation offset `I` in the deferred form of the `regs32` loops: the
+    /// `Update(x)` at rotation offset `i < 16`: with a constant `i` (the unrolled loops) the
+    /// block indices fold to constants.
+    #[inline(always)]
+    fn update_idx(&mut self, i: usize, x: L) {
+        let s = &mut self.s;
+        let t = s[i].xor(s[(i + 1) % 16]).aes_round(x);
+        let s13 = s[(i + 13) % 16];
+        s[i] = s13.aes_round(t);
+        s[(i + 3) % 16] = s[(i + 3) % 16].xor(x);
+        s[(i + 13) % 16] = s13.xor(x);
+    }
+
+    /// `Update(x)` at rotation offset `I` in the deferred form ([`Self::DEFERRED`]): the
     /// `S13 ^= x` waits in `p[I+13]` and is folded into that block with its `S3` input ten
     /// updates later, as one three-way XOR; until then a reader of the block must XOR `p` in.
     /// Returns `t = AESL(S0 ^ S1) ^ x`. Blocks 3..=12 carry a pending value between chunks:
@@ -208,26 +216,38 @@ impl<L: Lanes> State<L> {
     /// `UpdateEnc(m)` at rotation offset `I`; returns the ciphertext block.
     #[inline(always)]
     fn enc_at<const I: usize>(&mut self, m: L) -> L {
+        self.enc_idx(I, m)
+    }
+
+    /// `UpdateEnc(m)` at rotation offset `i < 16`.
+    #[inline(always)]
+    fn enc_idx(&mut self, i: usize, m: L) -> L {
         let s = &mut self.s;
-        let t = s[I].xor(s[(I + 1) % 16]).aes_round(m);
-        let c = t.xor(s[(I + 9) % 16]);
-        let s13 = s[(I + 13) % 16];
-        s[I] = s13.aes_round(t);
-        s[(I + 3) % 16] = s[(I + 3) % 16].xor(m);
-        s[(I + 13) % 16] = s13.xor(m);
+        let t = s[i].xor(s[(i + 1) % 16]).aes_round(m);
+        let c = t.xor(s[(i + 9) % 16]);
+        let s13 = s[(i + 13) % 16];
+        s[i] = s13.aes_round(t);
+        s[(i + 3) % 16] = s[(i + 3) % 16].xor(m);
+        s[(i + 13) % 16] = s13.xor(m);
         c
     }
 
     /// `UpdateDec(c)` at rotation offset `I`; returns the plaintext block.
     #[inline(always)]
     fn dec_at<const I: usize>(&mut self, c: L) -> L {
+        self.dec_idx(I, c)
+    }
+
+    /// `UpdateDec(c)` at rotation offset `i < 16`.
+    #[inline(always)]
+    fn dec_idx(&mut self, i: usize, c: L) -> L {
         let s = &mut self.s;
-        let t = c.xor(s[(I + 9) % 16]);
-        let m = s[I].xor(s[(I + 1) % 16]).aes_round(t);
-        let s13 = s[(I + 13) % 16];
-        s[I] = s13.aes_round(t);
-        s[(I + 3) % 16] = s[(I + 3) % 16].xor(m);
-        s[(I + 13) % 16] = s13.xor(m);
+        let t = c.xor(s[(i + 9) % 16]);
+        let m = s[i].xor(s[(i + 1) % 16]).aes_round(t);
+        let s13 = s[(i + 13) % 16];
+        s[i] = s13.aes_round(t);
+        s[(i + 3) % 16] = s[(i + 3) % 16].xor(m);
+        s[(i + 13) % 16] = s13.xor(m);
         m
     }
 
@@ -261,6 +281,10 @@ impl<L: Lanes> State<L> {
             };
         }
         debug_assert!(n < 16);
+        if !Self::UNROLL {
+            self.s.rotate_left(n);
+            return;
+        }
         arms!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
     }
 
@@ -274,12 +298,19 @@ impl<L: Lanes> State<L> {
     /// `Diffuse(x0, x1)`: sixteen times `Update(x0); Update(x1)`.
     #[inline(always)]
     pub(crate) fn diffuse(&mut self, x0: L, x1: L) {
+        if !Self::UNROLL {
+            // 32 updates at offsets 0..16, twice: back in canonical order.
+            for i in 0..32 {
+                self.update_idx(i % 16, if i % 2 == 0 { x0 } else { x1 });
+            }
+            return;
+        }
         // By parts only for four single-lane registers (AES-NI, Arm): HiAEx4's empty message
         // on AES-NI 850 -> 169 ns. Two `ymm` (VAES-AVX2) stay interleaved: by parts, the two
         // dependency chains ran one after the other and 64-byte messages took twice as long.
         if Self::SPLIT && L::PARTS > 2 {
-            by_parts!(self, |p, I| {
-                p.diffuse_lanes(x0.part(I), x1.part(I));
+            by_parts!(self, |p, i| {
+                p.diffuse_lanes(x0.part(i), x1.part(i));
             });
         } else {
             self.diffuse_lanes(x0, x1);
@@ -311,54 +342,63 @@ impl<L: Lanes> State<L> {
     #[inline(always)]
     pub(crate) fn absorb_blocks(&mut self, data: &[u8]) {
         debug_assert_eq!(data.len() % Self::BLOCK, 0);
+        if !Self::UNROLL {
+            let mut o = 0;
+            for block in data.chunks_exact(Self::BLOCK) {
+                self.update_idx(o, L::load(block));
+                o = (o + 1) % 16;
+            }
+            self.rotate(o);
+            return;
+        }
         let (bulk, rest) = data.split_at(data.len() - data.len() % Self::CHUNK);
         if Self::SPLIT {
             for piece in bulk.chunks(SPLIT_PIECE * Self::CHUNK) {
-                by_parts!(self, |p, I| {
-                    p.absorb_chunks::<I>(piece, L::PARTS);
+                by_parts!(self, |p, i| {
+                    p.absorb_chunks(piece, i, L::PARTS);
                 });
             }
-            by_parts!(self, |p, I| {
-                p.absorb_tail::<I>(rest, L::PARTS);
+            by_parts!(self, |p, i| {
+                p.absorb_tail(rest, i, L::PARTS);
             });
         } else {
-            self.absorb_chunks::<0>(bulk, 1);
-            self.absorb_tail::<0>(rest, 1);
+            self.absorb_chunks(bulk, 0, 1);
+            self.absorb_tail(rest, 0, 1);
         }
     }
 
-    /// Byte offset of block `i` of part `H` in data made of `parts`-register blocks (block `i`
+    /// Byte offset of block `i` of part `h` in data made of `parts`-register blocks (block `i`
     /// of the whole value is `parts × BLOCK` bytes at `i · parts · BLOCK`).
     #[inline(always)]
-    fn at<const H: usize>(i: usize, parts: usize) -> usize {
-        (i * parts + H) * Self::BLOCK
+    fn at(i: usize, h: usize, parts: usize) -> usize {
+        (i * parts + h) * Self::BLOCK
     }
 
-    /// Absorbs the blocks after the last whole chunk (fewer than sixteen), part `H` of
+    /// Absorbs the blocks after the last whole chunk (fewer than sixteen), part `h` of
     /// `parts`, then one rotation.
     #[inline(always)]
-    fn absorb_tail<const H: usize>(&mut self, rest: &[u8], parts: usize) {
+    fn absorb_tail(&mut self, rest: &[u8], h: usize, parts: usize) {
         let n = rest.len() / (parts * Self::BLOCK);
         unroll16!(I => {
             if I < n {
-                self.update_at::<I>(L::load(&rest[Self::at::<H>(I, parts)..]));
+                self.update_at::<I>(L::load(&rest[Self::at(I, h, parts)..]));
             }
         });
         self.rotate(n);
     }
 
     /// Absorbs whole chunks of `data` (a multiple of `parts ×` [`Self::CHUNK`] bytes) in which
-    /// this state owns part `H` of every `parts × BLOCK`-byte block (see [`Self::SPLIT`]).
+    /// this state owns part `h` of every `parts × BLOCK`-byte block (see [`Self::SPLIT`]).
     #[inline(always)]
-    fn absorb_chunks<const H: usize>(&mut self, data: &[u8], parts: usize) {
+    fn absorb_chunks(&mut self, data: &[u8], h: usize, parts: usize) {
         let chunks = data.chunks_exact(parts * Self::CHUNK);
-        if self.regs32 && L::LANES == 1 {
+        if Self::DEFERRED && L::LANES == 1 {
             // Deferred form (`update_deferred_at`; one lane only: wider lanes spilled).
             let mut p = [L::zero(); 16];
             for chunk in chunks {
                 let chunk = &chunk[..parts * Self::CHUNK];
                 unroll16!(I => {
-                    self.update_deferred_at::<I>(&mut p, L::load(&chunk[Self::at::<H>(I, parts)..]));
+                    self.update_deferred_at::<I>(&mut p, L::load(&chunk[Self::at(I, h, parts)..]));
                 });
             }
             self.fold_pending(&p);
@@ -366,22 +406,9 @@ impl<L: Lanes> State<L> {
             for chunk in chunks {
                 let chunk = &chunk[..parts * Self::CHUNK];
                 unroll16!(I => {
-                    self.update_at::<I>(L::load(&chunk[Self::at::<H>(I, parts)..]));
+                    self.update_at::<I>(L::load(&chunk[Self::at(I, h, parts)..]));
                 });
             }
-        }
-    }
-
-    /// Absorbs `data` zero-padded to a multiple of [`Self::BLOCK`] bytes.
-    #[inline(always)]
-    pub(crate) fn absorb_padded(&mut self, data: &[u8]) {
-        let full = data.len() - data.len() % Self::BLOCK;
-        self.absorb_blocks(&data[..full]);
-        let tail = &data[full..];
-        if !tail.is_empty() {
-            let mut buf = [0u8; 16 * MAX_LANES];
-            buf[..tail.len()].copy_from_slice(tail);
-            self.update(L::load(&buf));
         }
     }
 
@@ -408,8 +435,23 @@ impl<L: Lanes> State<L> {
     /// [`enc_blocks`](Self::enc_blocks) (`DEC = false`) or [`dec_blocks`](Self::dec_blocks):
     /// whole chunks (part by part where [`Self::SPLIT`]), then the remaining blocks.
     #[inline(always)]
-    fn crypt_blocks<const DEC: bool>(&mut self, buf: InOutBuf<'_, '_, u8>) {
+    fn crypt_blocks<const DEC: bool>(&mut self, mut buf: InOutBuf<'_, '_, u8>) {
         debug_assert_eq!(buf.len() % Self::BLOCK, 0);
+        if !Self::UNROLL {
+            let mut o = 0;
+            for i in (0..buf.len()).step_by(Self::BLOCK) {
+                let x = L::load(&buf.get_in()[i..]);
+                let y = if DEC {
+                    self.dec_idx(o, x)
+                } else {
+                    self.enc_idx(o, x)
+                };
+                y.store(&mut buf.get_out()[i..]);
+                o = (o + 1) % 16;
+            }
+            self.rotate(o);
+            return;
+        }
         let bulk_len = buf.len() - buf.len() % Self::CHUNK;
         let (mut bulk, mut tail) = buf.split_at(bulk_len);
         if Self::SPLIT {
@@ -417,39 +459,35 @@ impl<L: Lanes> State<L> {
                 let n = bulk.len().min(SPLIT_PIECE * Self::CHUNK);
                 let (mut piece, rest) = bulk.split_at(n);
                 bulk = rest;
-                by_parts!(self, |p, I| {
-                    p.crypt_chunks::<DEC, I>(piece.reborrow(), L::PARTS);
+                by_parts!(self, |p, i| {
+                    p.crypt_chunks::<DEC>(piece.reborrow(), i, L::PARTS);
                 });
             }
-            by_parts!(self, |p, I| {
-                p.crypt_tail::<DEC, I>(tail.reborrow(), L::PARTS);
+            by_parts!(self, |p, i| {
+                p.crypt_tail::<DEC>(tail.reborrow(), i, L::PARTS);
             });
         } else {
-            self.crypt_chunks::<DEC, 0>(bulk, 1);
-            self.crypt_tail::<DEC, 0>(tail, 1);
+            self.crypt_chunks::<DEC>(bulk, 0, 1);
+            self.crypt_tail::<DEC>(tail, 0, 1);
         }
     }
 
     /// Encrypts or decrypts whole chunks of `buf` (a multiple of `parts ×` [`Self::CHUNK`]
-    /// bytes) in which this state owns part `H` of every `parts × BLOCK`-byte block.
+    /// bytes) in which this state owns part `h` of every `parts × BLOCK`-byte block.
     #[inline(always)]
-    fn crypt_chunks<const DEC: bool, const H: usize>(
-        &mut self,
-        buf: InOutBuf<'_, '_, u8>,
-        parts: usize,
-    ) {
+    fn crypt_chunks<const DEC: bool>(&mut self, buf: InOutBuf<'_, '_, u8>, h: usize, parts: usize) {
         if DEC {
-            self.dec_chunks::<H>(buf, parts);
+            self.dec_chunks(buf, h, parts);
         } else {
-            self.enc_chunks::<H>(buf, parts);
+            self.enc_chunks(buf, h, parts);
         }
     }
 
     /// The encryption loop of [`crypt_chunks`](Self::crypt_chunks).
     #[inline(always)]
-    fn enc_chunks<const H: usize>(&mut self, mut buf: InOutBuf<'_, '_, u8>, parts: usize) {
+    fn enc_chunks(&mut self, mut buf: InOutBuf<'_, '_, u8>, h: usize, parts: usize) {
         let size = parts * Self::CHUNK;
-        if self.regs32 {
+        if Self::DEFERRED {
             // Deferred form (`update_deferred_at`): the `S9` read takes the block's pending
             // value as a third XOR input. Five vector operations per update instead of six.
             // (The update leaves `S9` and `p[9]` as they were, so reading them after it is
@@ -459,9 +497,9 @@ impl<L: Lanes> State<L> {
                 let (mut chunk, rest) = buf.split_at(size);
                 buf = rest;
                 unroll16!(I => {
-                    let t = self.update_deferred_at::<I>(&mut p, L::load(&chunk.get_in()[Self::at::<H>(I, parts)..]));
+                    let t = self.update_deferred_at::<I>(&mut p, L::load(&chunk.get_in()[Self::at(I, h, parts)..]));
                     let c = t.xor3(self.s[(I + 9) % 16], p[(I + 9) % 16]);
-                    c.store(&mut chunk.get_out()[Self::at::<H>(I, parts)..]);
+                    c.store(&mut chunk.get_out()[Self::at(I, h, parts)..]);
                 });
             }
             self.fold_pending(&p);
@@ -480,13 +518,13 @@ impl<L: Lanes> State<L> {
             unroll16!(I => {
                 if I.is_multiple_of(G) {
                     for (j, x) in m.iter_mut().enumerate() {
-                        *x = L::load(&chunk.get_in()[Self::at::<H>(I + j, parts)..]);
+                        *x = L::load(&chunk.get_in()[Self::at(I + j, h, parts)..]);
                     }
                 }
                 c[I % G] = self.enc_at::<I>(m[I % G]);
                 if I % G == G - 1 {
                     for (j, x) in c.iter().enumerate() {
-                        x.store(&mut chunk.get_out()[Self::at::<H>(I + 1 - G + j, parts)..]);
+                        x.store(&mut chunk.get_out()[Self::at(I + 1 - G + j, h, parts)..]);
                     }
                 }
             });
@@ -495,7 +533,7 @@ impl<L: Lanes> State<L> {
 
     /// The decryption loop of [`crypt_chunks`](Self::crypt_chunks).
     #[inline(always)]
-    fn dec_chunks<const H: usize>(&mut self, mut buf: InOutBuf<'_, '_, u8>, parts: usize) {
+    fn dec_chunks(&mut self, mut buf: InOutBuf<'_, '_, u8>, h: usize, parts: usize) {
         let size = parts * Self::CHUNK;
         // Decryption is latency-bound: the plaintext `m` of update i is XORed into `S3`, which
         // is the `S1` of update i+2, whose `AESL(S0 ^ S1)` gives the next plaintext. Written
@@ -508,7 +546,7 @@ impl<L: Lanes> State<L> {
             let (mut chunk, rest) = buf.split_at(size);
             buf = rest;
             unroll16!(I => {
-                let c = L::load(&chunk.get_in()[Self::at::<H>(I, parts)..]);
+                let c = L::load(&chunk.get_in()[Self::at(I, h, parts)..]);
                 let s = &mut self.s;
                 let q = pending[I % 2];
                 let t = c.xor(s[(I + 9) % 16]);
@@ -518,7 +556,7 @@ impl<L: Lanes> State<L> {
                 s[I] = s13.aes_round(t);
                 s[(I + 13) % 16] = s13.xor(m);
                 pending[I % 2] = m;
-                m.store(&mut chunk.get_out()[Self::at::<H>(I, parts)..]);
+                m.store(&mut chunk.get_out()[Self::at(I, h, parts)..]);
             });
         }
         // Updates 14 and 15 of the last chunk held back their `S3` XORs (blocks 1 and 2).
@@ -533,10 +571,7 @@ impl<L: Lanes> State<L> {
         for (d, b) in s.iter_mut().zip(&self.s) {
             *d = b.part(i);
         }
-        State {
-            s,
-            regs32: self.regs32,
-        }
+        State { s }
     }
 
     /// Puts back what [`part_state`](Self::part_state) took out.
@@ -547,61 +582,26 @@ impl<L: Lanes> State<L> {
         }
     }
 
-    /// The blocks after the last full chunk (fewer than sixteen; part `H` of `parts`),
+    /// The blocks after the last full chunk (fewer than sixteen; part `h` of `parts`),
     /// encrypted (`DEC = false`) or decrypted at the unrolled offsets, then one rotation: a
     /// rotation per block would move the whole state each time.
     #[inline(always)]
-    fn crypt_tail<const DEC: bool, const H: usize>(
+    fn crypt_tail<const DEC: bool>(
         &mut self,
         mut buf: InOutBuf<'_, '_, u8>,
+        h: usize,
         parts: usize,
     ) {
         let n = buf.len() / (parts * Self::BLOCK);
         unroll16!(I => {
             if I < n {
-                let at = Self::at::<H>(I, parts);
+                let at = Self::at(I, h, parts);
                 let x = L::load(&buf.get_in()[at..]);
                 let y = if DEC { self.dec_at::<I>(x) } else { self.enc_at::<I>(x) };
                 y.store(&mut buf.get_out()[at..]);
             }
         });
         self.rotate(n);
-    }
-
-    /// Encrypts a final partial block (`buf.len() < BLOCK`): `UpdateEnc` of the zero-padded
-    /// plaintext, keeping `buf.len()` bytes of ciphertext.
-    #[inline(always)]
-    pub(crate) fn enc_partial(&mut self, mut buf: InOutBuf<'_, '_, u8>) {
-        debug_assert!(buf.len() < Self::BLOCK);
-        if buf.is_empty() {
-            return;
-        }
-        let n = buf.len();
-        let mut tmp = [0u8; 16 * MAX_LANES];
-        tmp[..n].copy_from_slice(buf.get_in());
-        let c = self.enc_at::<0>(L::load(&tmp));
-        self.rotate1();
-        c.store(&mut tmp);
-        buf.get_out().copy_from_slice(&tmp[..n]);
-    }
-
-    /// Decrypts a final partial block (`buf.len() < BLOCK`), absorbing the zero-padded
-    /// *plaintext* (spec §5, library form).
-    #[inline(always)]
-    pub(crate) fn dec_partial(&mut self, mut buf: InOutBuf<'_, '_, u8>) {
-        debug_assert!(buf.len() < Self::BLOCK);
-        if buf.is_empty() {
-            return;
-        }
-        let n = buf.len();
-        let mut tmp = [0u8; 16 * MAX_LANES];
-        self.keystream().store(&mut tmp);
-        for (t, c) in tmp.iter_mut().zip(buf.get_in()) {
-            *t ^= *c;
-        }
-        tmp[n..].fill(0);
-        buf.get_out().copy_from_slice(&tmp[..n]);
-        self.update(L::load(&tmp));
     }
 
     /// XOR of the sixteen blocks (per lane).
@@ -614,33 +614,26 @@ impl<L: Lanes> State<L> {
         acc
     }
 
-    /// AEAD `Finalize`: lengths in bytes (converted to bits here); tag = XOR of all blocks of
-    /// all lanes.
-    #[inline(always)]
-    pub(crate) fn finalize(mut self, ad_len: u64, msg_len: u64) -> [u8; 16] {
-        let t = L::broadcast(&lengths_block(
-            ad_len.wrapping_mul(8),
-            msg_len.wrapping_mul(8),
-        ));
-        self.diffuse(t, t);
-        self.block_sum().fold_xor()
-    }
-
-    /// MAC finalization after the data was absorbed (`data_len` in bytes).
+    /// Finalization, lengths in bytes (converted to bits here); returns the tag.
     ///
-    /// One lane: `Finalize(8·|data|, 0)`. Several lanes (zig-hiae's `HiaeX(d)` definition):
-    /// `Diffuse` with `LE64(8·|data|) || LE64(128)`, absorb the per-lane sums of lanes
-    /// `1..d` into lane 0, `Diffuse` with `LE64(d) || LE64(128)`, tag = lane 0's block sum.
+    /// AEAD (`mac = false`): `Finalize(8·|ad|, 8·|msg|)`, tag = XOR of all blocks of all lanes.
+    /// MAC (`mac = true`, the data length in `ad_len`): one lane, `Finalize(8·|data|, 0)`;
+    /// several lanes (zig-hiae's `HiaeX(d)` definition), `Diffuse` with
+    /// `LE64(8·|data|) || LE64(128)`, absorb the per-lane sums of lanes `1..d` into lane 0,
+    /// `Diffuse` with `LE64(d) || LE64(128)`, tag = lane 0's block sum.
     #[inline(always)]
-    pub(crate) fn finalize_mac(mut self, data_len: u64) -> [u8; 16] {
-        let bits = data_len.wrapping_mul(8);
-        if L::LANES == 1 {
-            let t = L::broadcast(&lengths_block(bits, 0));
-            self.diffuse(t, t);
+    pub(crate) fn finalize(mut self, mac: bool, ad_len: u64, msg_len: u64) -> [u8; 16] {
+        let wide_mac = mac && L::LANES > 1;
+        let second = match (mac, wide_mac) {
+            (false, _) => msg_len.wrapping_mul(8),
+            (true, false) => 0,
+            (true, true) => 128,
+        };
+        let t = L::broadcast(&lengths_block(ad_len.wrapping_mul(8), second));
+        self.diffuse(t, t);
+        if !wide_mac {
             return self.block_sum().fold_xor();
         }
-        let t = L::broadcast(&lengths_block(bits, 128));
-        self.diffuse(t, t);
         let sums = self.block_sum();
         for j in 1..L::LANES {
             self.update(L::first_lane(&sums.lane(j)));

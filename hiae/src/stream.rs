@@ -58,7 +58,7 @@ use core::marker::PhantomData;
 use aead::inout::InOutBuf;
 use aes_lanes::Token;
 
-use crate::ops::{Absorb, Crypt, Finish, StreamCore, StreamInit, StreamOp};
+use crate::ops::StreamCore;
 use crate::{Error, MAX_LEN, Nonce, Tag, Variant};
 
 /// The state shared by the streaming types.
@@ -70,69 +70,46 @@ struct Session<V: Variant> {
 
 impl<V: Variant> Session<V> {
     fn new(cipher: &V, nonce: &Nonce<V>) -> Self {
-        let mut s = Session {
-            token: cipher.token(),
-            core: StreamCore::empty(),
-            _v: PhantomData,
-        };
         let nonce: [u8; 16] = (*nonce).into();
-        s.token.dispatch(StreamInit::<V> {
-            key: cipher.key_bytes(),
-            nonce: &nonce,
-            core: &mut s.core,
+        Session {
+            token: cipher.token(),
+            core: StreamCore::new::<V>(cipher.token(), cipher.key_bytes(), &nonce),
             _v: PhantomData,
-        });
-        s
+        }
     }
 
     fn update_ad(&mut self, ad: &[u8]) -> Result<(), Error> {
-        if self.core.in_msg {
+        let p = &mut self.core.pending;
+        if p.in_msg {
             return Err(Error);
         }
-        let total = self.core.ad_len.saturating_add(ad.len() as u64);
+        let total = p.ad_len.saturating_add(ad.len() as u64);
         if total > MAX_LEN {
             return Err(Error);
         }
-        self.core.ad_len = total;
-        if !ad.is_empty() {
-            crate::dispatch_r32!(self.token, R32 => StreamOp::<V, _, R32> {
-                core: &mut self.core,
-                f: Absorb(ad),
-                _v: PhantomData,
-            });
-        }
+        p.ad_len = total;
+        self.core.absorb::<V>(self.token, ad);
         Ok(())
     }
 
-    fn crypt(&mut self, mut buf: InOutBuf<'_, '_, u8>, decrypt: bool) -> Result<(), Error> {
-        let total = self.core.msg_len.saturating_add(buf.len() as u64);
+    fn crypt(&mut self, buf: InOutBuf<'_, '_, u8>, decrypt: bool) -> Result<(), Error> {
+        let p = &mut self.core.pending;
+        let total = p.msg_len.saturating_add(buf.len() as u64);
         if total > MAX_LEN {
             return Err(Error);
         }
-        self.core.msg_len = total;
-        if decrypt {
-            let token = crate::decrypt_token(self.token, V::LANES, buf.len());
-            crate::dispatch_r32!(token, R32 => StreamOp::<V, _, R32> {
-                core: &mut self.core,
-                f: Crypt::<true>(&mut buf),
-                _v: PhantomData,
-            });
+        p.msg_len = total;
+        let token = if decrypt {
+            crate::decrypt_token(self.token, V::LANES, buf.len())
         } else {
-            crate::dispatch_r32!(self.token, R32 => StreamOp::<V, _, R32> {
-                core: &mut self.core,
-                f: Crypt::<false>(&mut buf),
-                _v: PhantomData,
-            });
-        }
+            self.token
+        };
+        self.core.crypt::<V>(token, buf, decrypt);
         Ok(())
     }
 
     fn finalize(&mut self) -> [u8; 16] {
-        let tag = crate::dispatch_r32!(self.token, R32 => StreamOp::<V, _, R32> {
-            core: &mut self.core,
-            f: Finish,
-            _v: PhantomData,
-        });
+        let tag = self.core.finish::<V>(self.token, false);
         self.core.wipe();
         tag
     }
@@ -194,7 +171,7 @@ impl<V: Variant> Encryptor<V> {
 
     /// Bytes of message encrypted so far.
     pub fn message_len(&self) -> u64 {
-        self.session.core.msg_len
+        self.session.core.pending.msg_len
     }
 
     /// Finishes the message and returns its tag.
@@ -207,7 +184,7 @@ impl<V: Variant> fmt::Debug for Encryptor<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Encryptor")
             .field("variant", &V::NAME)
-            .field("message_len", &self.session.core.msg_len)
+            .field("message_len", &self.session.core.pending.msg_len)
             .finish_non_exhaustive()
     }
 }
@@ -254,7 +231,7 @@ impl<V: Variant> UnverifiedDecryptor<V> {
 
     /// Bytes of ciphertext processed so far.
     pub fn message_len(&self) -> u64 {
-        self.session.core.msg_len
+        self.session.core.pending.msg_len
     }
 
     /// Checks the tag (constant time). Only after `Ok` may the plaintext be used.
@@ -270,7 +247,7 @@ impl<V: Variant> fmt::Debug for UnverifiedDecryptor<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("UnverifiedDecryptor")
             .field("variant", &V::NAME)
-            .field("message_len", &self.session.core.msg_len)
+            .field("message_len", &self.session.core.pending.msg_len)
             .finish_non_exhaustive()
     }
 }
@@ -322,7 +299,7 @@ impl<'o, V: Variant> Decryptor<'o, V> {
 
     /// Bytes of ciphertext decrypted so far.
     pub fn message_len(&self) -> u64 {
-        self.session.core.msg_len
+        self.session.core.pending.msg_len
     }
 
     /// Verifies the tag (constant time). On success returns the plaintext: the first
@@ -355,7 +332,7 @@ impl<V: Variant> fmt::Debug for Decryptor<'_, V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Decryptor")
             .field("variant", &V::NAME)
-            .field("message_len", &self.session.core.msg_len)
+            .field("message_len", &self.session.core.pending.msg_len)
             .finish_non_exhaustive()
     }
 }

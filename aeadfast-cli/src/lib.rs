@@ -1,6 +1,4 @@
 //! Library part of the `aeadfast` tool: the pieces the binary, the benches and the fuzz
 //! targets share.
 
-pub mod aes128_bulk;
-
 pub mod format;

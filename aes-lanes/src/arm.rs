@@ -15,13 +15,22 @@ use core::arch::aarch64::*;
 
 use crate::{LaneOp, Lanes, Wide};
 
-/// One 128-bit lane in a NEON register; `aes_round_pre` is `aesmc(aese(x, k))`.
+/// One 128-bit lane in a NEON register; an AES round is `aesmc(aese(x, k))`.
 #[derive(Clone, Copy)]
 pub(crate) struct Neon(uint8x16_t);
 
 /// [`Neon`] whose `xor3` is a single SHA3 `eor3`.
 #[derive(Clone, Copy)]
 pub(crate) struct NeonSha3(Neon);
+
+impl Neon {
+    /// One AES round in Arm shape: `AESL(self ^ key)`, `aesmc(aese(x, k))`.
+    #[inline(always)]
+    fn aes_round_pre(self, key: Self) -> Self {
+        // SAFETY: a `Neon` exists only inside an entry point whose CPU check included AES.
+        Neon(unsafe { vaesmcq_u8(vaeseq_u8(self.0, key.0)) })
+    }
+}
 
 impl Lanes for Neon {
     crate::lanes::one_part!();
@@ -70,12 +79,6 @@ impl Lanes for Neon {
     #[inline(always)]
     fn aes_round(self, key: Self) -> Self {
         self.aesl().xor(key)
-    }
-
-    #[inline(always)]
-    fn aes_round_pre(self, key: Self) -> Self {
-        // SAFETY: a `Neon` exists only inside an entry point whose CPU check included AES.
-        Neon(unsafe { vaesmcq_u8(vaeseq_u8(self.0, key.0)) })
     }
 
     #[inline(always)]
@@ -190,11 +193,6 @@ impl Lanes for NeonSha3 {
     #[inline(always)]
     fn aes_round(self, key: Self) -> Self {
         NeonSha3(self.0.aes_round(key.0))
-    }
-
-    #[inline(always)]
-    fn aes_round_pre(self, key: Self) -> Self {
-        NeonSha3(self.0.aes_round_pre(key.0))
     }
 
     #[inline(always)]

@@ -93,9 +93,6 @@ pub trait Lanes: Copy {
     /// `AESL = MixColumns ∘ ShiftRows ∘ SubBytes`.
     fn aes_round(self, key: Self) -> Self;
 
-    /// One AES round in Arm shape: `AESL(self ^ key)`.
-    fn aes_round_pre(self, key: Self) -> Self;
-
     /// The last AES encryption round (no MixColumns), x86 shape:
     /// `ShiftRows(SubBytes(self)) ^ key`.
     fn aes_round_last(self, key: Self) -> Self;

@@ -2,6 +2,7 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+pub mod aes128;
 mod backend;
 mod lanes;
 mod soft;

@@ -397,13 +397,6 @@ impl<const N: usize> Lanes for Soft<N> {
     }
 
     #[inline(always)]
-    fn aes_round_pre(self, key: Self) -> Self {
-        let mut x = self.xor(key);
-        aesl_planes(&mut x.planes);
-        x
-    }
-
-    #[inline(always)]
     fn aes_round_last(mut self, key: Self) -> Self {
         last_round_planes(&mut self.planes);
         self.xor(key)

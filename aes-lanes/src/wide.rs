@@ -119,11 +119,6 @@ impl<L: Lanes, const N: usize> Lanes for Wide<L, N> {
     }
 
     #[inline(always)]
-    fn aes_round_pre(self, key: Self) -> Self {
-        self.zip(key, L::aes_round_pre)
-    }
-
-    #[inline(always)]
     fn aes_round_last(self, key: Self) -> Self {
         self.zip(key, L::aes_round_last)
     }

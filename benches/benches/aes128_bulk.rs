@@ -6,10 +6,10 @@
 use std::hint::black_box;
 
 use aeadfast_benches::{group, input};
-use aeadfast_cli::aes128_bulk::encrypt_records;
 use aes::Aes128;
 use aes::cipher::{BlockCipherEncrypt, KeyInit};
 use aes_lanes::Backend;
+use aes_lanes::aes128::encrypt_records;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 const RECORDS: usize = 1 << 16;

@@ -23,7 +23,7 @@ use aegis::aegis128l::Aegis128LMac;
 use aegis::aegis128x2::Aegis128X2Mac;
 use aegis::aegis128x4::Aegis128X4Mac;
 use criterion::{Criterion, criterion_group, criterion_main};
-use lemac::{Backend, LeMacKeyGeneric};
+use lemac::{Backend, LeMacKeyGeneric, Supported, Width};
 
 const KEY: [u8; 16] = [0x42; 16];
 const NONCE: [u8; 16] = [0; 16];
@@ -40,7 +40,9 @@ fn lemac_ctx<const D: usize>(
     g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     backend: Backend,
     data: &[u8],
-) {
+) where
+    Width<D>: Supported<D>,
+{
     let key = LeMacKeyGeneric::<D>::new_with_backend(&KEY, backend).unwrap();
     g.bench_function(format!("{}/{}", name(D), backend.name()), |b| {
         b.iter(|| key.mac(black_box(data), &NONCE))
@@ -51,7 +53,9 @@ fn lemac_keysetup<const D: usize>(
     g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     backend: Backend,
     data: &[u8],
-) {
+) where
+    Width<D>: Supported<D>,
+{
     g.bench_function(format!("{}/{}", name(D), backend.name()), |b| {
         b.iter(|| {
             LeMacKeyGeneric::<D>::new_with_backend(black_box(&KEY), backend)

@@ -25,21 +25,19 @@ fn check<V: Variant>(ad: &[u8], ct_tag: &[u8]) {
         return;
     }
     let (ct, tag) = ct_tag.split_at(ct_tag.len() - 16);
-    let tag = hiae::aead::Tag::<V>::try_from(tag).unwrap();
+    let tag = hiae::Tag::try_from(tag).unwrap();
     let mut buf = ct.to_vec();
     assert!(
         c.decrypt_inout_detached(&n, ad, buf.as_mut_slice().into(), &tag)
             .is_err()
     );
     assert!(buf.iter().all(|&b| b == 0), "output not wiped");
-    let mut out = vec![0xffu8; ct.len()];
-    let mut d = Decryptor::new(&c, &n, &mut out);
+    let mut d = Decryptor::new(&c, &n);
     d.update_ad(ad).unwrap();
     for piece in ct.chunks(7) {
         d.decrypt(piece).unwrap();
     }
     assert!(d.finalize(&tag).is_err());
-    assert!(out.iter().all(|&b| b == 0), "quarantine not wiped");
 }
 
 fuzz_target!(|data: &[u8]| {

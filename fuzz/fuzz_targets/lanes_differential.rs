@@ -29,7 +29,7 @@ impl<const N: usize> LaneOp for Program<'_, N> {
                 1 => r[a].and(r[b]),
                 2 => r[a].xor3(r[b], r[c]),
                 3 => r[a].aes_round(r[b]),
-                4 => r[a].aes_round_pre(r[b]),
+                4 => r[a].xor(r[b]).aesl(),
                 5 => r[a].aesl(),
                 6 => L::broadcast(&r[a].lane(usize::from(op[0] / 12) % L::LANES)),
                 7 => L::first_lane(&r[a].fold_xor()),

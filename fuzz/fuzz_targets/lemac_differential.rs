@@ -7,10 +7,13 @@
 //! `[n_cuts]`, `n_cuts` (≤ 16) two-byte little-endian split points, then the message.
 #![no_main]
 
-use lemac::{Backend, LeMacKeyGeneric, LeMacUhGeneric};
+use lemac::{Backend, LeMacKeyGeneric, LeMacUhGeneric, Supported, Width};
 use libfuzzer_sys::fuzz_target;
 
-fn check<const D: usize>(key: &[u8; 16], nonce: &[u8; 16], cuts: &[usize], msg: &[u8]) {
+fn check<const D: usize>(key: &[u8; 16], nonce: &[u8; 16], cuts: &[usize], msg: &[u8])
+where
+    Width<D>: Supported<D>,
+{
     let portable = LeMacKeyGeneric::<D>::new_with_backend(key, Backend::Portable).unwrap();
     let expected = portable.mac(msg, nonce);
     let h = portable.uhash(msg);

@@ -15,7 +15,7 @@ pub mod stream;
 use core::fmt;
 
 pub use aead;
-pub use aead::{AeadCore, AeadInOut, Error, Key, KeyInit, Nonce, Tag};
+pub use aead::{AeadCore, AeadInOut, Error, Key, KeyInit};
 pub use aes_lanes::{Backend, Unavailable};
 pub use digest;
 pub use mac::{GenericMac, HiaeMac, HiaeX2Mac, HiaeX4Mac, Mac, mac, mac_with_backend};
@@ -26,6 +26,12 @@ use aead::inout::InOutBuf;
 use aes_lanes::Token;
 use ops::{End, Job, Pending};
 use subtle::ConstantTimeEq;
+
+/// A 16-byte nonce (the same size for every variant; unique per message under a key).
+pub type Nonce = aead::array::Array<u8, U16>;
+
+/// A 16-byte authentication tag.
+pub type Tag = aead::array::Array<u8, U16>;
 
 /// Largest message and largest associated data, in bytes: 2^61 − 1.
 pub const MAX_LEN: u64 = (1 << 61) - 1;
@@ -248,20 +254,19 @@ macro_rules! define_cipher {
         impl AeadInOut for $name {
             fn encrypt_inout_detached(
                 &self,
-                nonce: &Nonce<Self>,
+                nonce: &Nonce,
                 associated_data: &[u8],
                 buffer: InOutBuf<'_, '_, u8>,
-            ) -> Result<Tag<Self>, Error> {
-                encrypt_detached(self, &(*nonce).into(), associated_data, buffer)
-                    .map(Tag::<Self>::from)
+            ) -> Result<Tag, Error> {
+                encrypt_detached(self, &(*nonce).into(), associated_data, buffer).map(Tag::from)
             }
 
             fn decrypt_inout_detached(
                 &self,
-                nonce: &Nonce<Self>,
+                nonce: &Nonce,
                 associated_data: &[u8],
                 buffer: InOutBuf<'_, '_, u8>,
-                tag: &Tag<Self>,
+                tag: &Tag,
             ) -> Result<(), Error> {
                 decrypt_detached(
                     self,

@@ -4,12 +4,12 @@
 //!
 //! * [`Encryptor`]: `update_ad` any number of times, then `encrypt` pieces in place (or
 //!   [`encrypt_inout`](Encryptor::encrypt_inout)), then `finalize` → tag.
-//! * [`Decryptor`] — **the safe default**, a *quarantine*: the caller lends it the output
-//!   buffer for the whole decryption. Plaintext is written there, but the buffer stays
-//!   mutably borrowed by the decryptor, so nothing can read it until
-//!   [`finalize`](Decryptor::finalize) has verified the tag and hands the plaintext back. If
-//!   the tag is wrong, or the decryptor is dropped without a successful `finalize` (an error,
-//!   an early return, a panic), the whole buffer is zero-filled. Memory: the plaintext size.
+//! * [`Decryptor`] (feature `alloc`) — **the safe default**, a *quarantine*: the decryptor
+//!   owns the buffer the plaintext is decrypted into, and the only way to it is
+//!   [`finalize`](Decryptor::finalize), which hands the plaintext over after the tag
+//!   verified. If the tag is wrong, or the decryptor is dropped without a successful
+//!   `finalize` (an error, an early return, a panic), the buffer is zero-filled; if it is
+//!   forgotten, the buffer leaks, still unreachable. Memory: the plaintext size.
 //! * [`UnverifiedDecryptor`] — for bounded memory (a multi-gigabyte file decrypted as one
 //!   message): it decrypts pieces in place and gives them straight back, **unverified**. The
 //!   caller must treat every byte as untrusted and keep it away from anything that acts on it
@@ -42,8 +42,7 @@
 //! assert_eq!((msg, tag), (one, tag2));
 //!
 //! // Quarantine decryption: the plaintext is reachable only after the tag verified.
-//! let mut out = [0u8; 31];
-//! let mut dec = Decryptor::new(&cipher, &nonce, &mut out);
+//! let mut dec = Decryptor::new(&cipher, &nonce);
 //! dec.update_ad(b"head").unwrap();
 //! dec.update_ad(b"er").unwrap();
 //! dec.decrypt(&msg[..3]).unwrap();
@@ -69,7 +68,7 @@ struct Session<V: Variant> {
 }
 
 impl<V: Variant> Session<V> {
-    fn new(cipher: &V, nonce: &Nonce<V>) -> Self {
+    fn new(cipher: &V, nonce: &Nonce) -> Self {
         let nonce: [u8; 16] = (*nonce).into();
         Session {
             token: cipher.token(),
@@ -114,7 +113,7 @@ impl<V: Variant> Session<V> {
         tag
     }
 
-    fn verify(&mut self, tag: &Tag<V>) -> Result<(), Error> {
+    fn verify(&mut self, tag: &Tag) -> Result<(), Error> {
         let expected = self.finalize();
         if crate::tags_equal(&expected, &(*tag).into()) {
             Ok(())
@@ -138,7 +137,7 @@ pub struct Encryptor<V: Variant> {
 
 impl<V: Variant> Encryptor<V> {
     /// Starts encrypting a message under `cipher`'s key and backend with `nonce`.
-    pub fn new(cipher: &V, nonce: &Nonce<V>) -> Self {
+    pub fn new(cipher: &V, nonce: &Nonce) -> Self {
         Encryptor {
             session: Session::new(cipher, nonce),
         }
@@ -175,8 +174,8 @@ impl<V: Variant> Encryptor<V> {
     }
 
     /// Finishes the message and returns its tag.
-    pub fn finalize(mut self) -> Tag<V> {
-        Tag::<V>::from(self.session.finalize())
+    pub fn finalize(mut self) -> Tag {
+        Tag::from(self.session.finalize())
     }
 }
 
@@ -198,7 +197,7 @@ pub struct UnverifiedDecryptor<V: Variant> {
 
 impl<V: Variant> UnverifiedDecryptor<V> {
     /// Starts decrypting a message under `cipher`'s key and backend with `nonce`.
-    pub fn new(cipher: &V, nonce: &Nonce<V>) -> Self {
+    pub fn new(cipher: &V, nonce: &Nonce) -> Self {
         UnverifiedDecryptor {
             session: Session::new(cipher, nonce),
         }
@@ -238,7 +237,7 @@ impl<V: Variant> UnverifiedDecryptor<V> {
     ///
     /// # Errors
     /// If the tag does not match: everything this decryptor produced must be discarded.
-    pub fn verify(mut self, tag: &Tag<V>) -> Result<(), Error> {
+    pub fn verify(mut self, tag: &Tag) -> Result<(), Error> {
         self.session.verify(tag)
     }
 }
@@ -252,25 +251,56 @@ impl<V: Variant> fmt::Debug for UnverifiedDecryptor<V> {
     }
 }
 
-/// Streaming decryption into a *quarantined* output buffer (see the [module docs](self)).
+/// Streaming decryption into a *quarantined* buffer that the decryptor owns (see the
+/// [module docs](self)). Needs the `alloc` feature.
 ///
-/// The output buffer stays borrowed until [`finalize`](Self::finalize) verifies the tag and
-/// returns the plaintext; any other ending (wrong tag, error, drop, panic) zero-fills the
-/// whole buffer.
-pub struct Decryptor<'o, V: Variant> {
+/// Plaintext is decrypted into memory that only the decryptor holds; the only way to reach
+/// it is [`finalize`](Self::finalize), which returns it after the tag verified. On a wrong
+/// tag the buffer is zero-filled and dropped. Dropping the decryptor early zero-fills it too;
+/// forgetting it (`mem::forget`, `ManuallyDrop`, a reference cycle) leaks the buffer, but
+/// leaked memory is still out of the caller's reach: no path to the unverified bytes exists
+/// in safe code.
+///
+/// ```
+/// use hiae::{Hiae, KeyInit, AeadInOut, stream::Decryptor};
+///
+/// let cipher = Hiae::new(&[1; 32].into());
+/// let nonce = [2u8; 16].into();
+/// let mut ct = *b"attack at dawn";
+/// let tag = cipher.encrypt_inout_detached(&nonce, b"", ct.as_mut_slice().into()).unwrap();
+///
+/// let mut dec = Decryptor::new(&cipher, &nonce);
+/// dec.decrypt(&ct[..6]).unwrap();
+/// dec.decrypt(&ct[6..]).unwrap();
+/// assert_eq!(dec.finalize(&tag).unwrap(), b"attack at dawn");
+///
+/// let mut forged = ct;
+/// forged[0] ^= 1;
+/// let mut dec = Decryptor::new(&cipher, &nonce);
+/// dec.decrypt(&forged).unwrap();
+/// assert!(dec.finalize(&tag).is_err()); // and no plaintext was ever reachable
+/// ```
+#[cfg(feature = "alloc")]
+pub struct Decryptor<V: Variant> {
     session: Session<V>,
-    out: Option<&'o mut [u8]>,
-    written: usize,
+    out: alloc::vec::Vec<u8>,
 }
 
-impl<'o, V: Variant> Decryptor<'o, V> {
-    /// Starts decrypting a message; plaintext will be written to the front of `out`, which
-    /// must be at least as long as the ciphertext.
-    pub fn new(cipher: &V, nonce: &Nonce<V>, out: &'o mut [u8]) -> Self {
+#[cfg(feature = "alloc")]
+impl<V: Variant> Decryptor<V> {
+    /// Starts decrypting a message under `cipher`'s key and backend with `nonce`.
+    pub fn new(cipher: &V, nonce: &Nonce) -> Self {
+        Self::with_buffer(cipher, nonce, alloc::vec::Vec::new())
+    }
+
+    /// As [`new`](Self::new), decrypting into `buf` (cleared first): an allocation to reuse,
+    /// e.g. one with room for the whole message, or the result of an earlier `finalize`.
+    pub fn with_buffer(cipher: &V, nonce: &Nonce, mut buf: alloc::vec::Vec<u8>) -> Self {
+        wipe(&mut buf);
+        buf.clear();
         Decryptor {
             session: Session::new(cipher, nonce),
-            out: Some(out),
-            written: 0,
+            out: buf,
         }
     }
 
@@ -282,18 +312,27 @@ impl<'o, V: Variant> Decryptor<'o, V> {
         self.session.update_ad(ad)
     }
 
-    /// Decrypts the next piece of ciphertext into the quarantined buffer.
+    /// Decrypts the next piece of ciphertext into the quarantined buffer (which grows by
+    /// `ct.len()` bytes).
     ///
     /// # Errors
-    /// If the output buffer has no room for `ct.len()` more bytes (nothing is written then),
-    /// or the total exceeds 2^61 − 1 bytes.
+    /// If the total exceeds 2^61 − 1 bytes (nothing is decrypted then).
     pub fn decrypt(&mut self, ct: &[u8]) -> Result<(), Error> {
-        let out = self.out.as_deref_mut().ok_or(Error)?;
-        let end = self.written.checked_add(ct.len()).ok_or(Error)?;
-        let dst = out.get_mut(self.written..end).ok_or(Error)?;
-        let buf = InOutBuf::new(ct, dst).map_err(|_| Error)?;
-        self.session.crypt(buf, true)?;
-        self.written = end;
+        let start = self.out.len();
+        let end = start.checked_add(ct.len()).ok_or(Error)?;
+        if end > self.out.capacity() {
+            // Grow by hand, so that the old allocation is wiped before it is freed.
+            let mut bigger = alloc::vec::Vec::with_capacity(end.max(2 * self.out.capacity()));
+            bigger.extend_from_slice(&self.out);
+            wipe(&mut self.out);
+            self.out = bigger;
+        }
+        self.out.resize(end, 0);
+        let buf = InOutBuf::new(ct, &mut self.out[start..]).map_err(|_| Error)?;
+        if let Err(e) = self.session.crypt(buf, true) {
+            self.out.truncate(start);
+            return Err(e);
+        }
         Ok(())
     }
 
@@ -302,33 +341,37 @@ impl<'o, V: Variant> Decryptor<'o, V> {
         self.session.core.pending.msg_len
     }
 
-    /// Verifies the tag (constant time). On success returns the plaintext: the first
-    /// [`message_len`](Self::message_len) bytes of the buffer. On failure the whole buffer is
-    /// zero-filled.
+    /// Verifies the tag (constant time). On success returns the plaintext.
     ///
     /// # Errors
-    /// If the tag does not match.
-    pub fn finalize(mut self, tag: &Tag<V>) -> Result<&'o mut [u8], Error> {
-        let ok = self.session.verify(tag).is_ok();
-        let out = self.out.take().ok_or(Error)?;
-        if ok {
-            Ok(&mut out[..self.written])
-        } else {
-            out.fill(0);
-            Err(Error)
-        }
+    /// If the tag does not match: the plaintext is zero-filled and dropped.
+    pub fn finalize(mut self, tag: &Tag) -> Result<alloc::vec::Vec<u8>, Error> {
+        self.session.verify(tag)?;
+        Ok(core::mem::take(&mut self.out))
     }
 }
 
-impl<V: Variant> Drop for Decryptor<'_, V> {
+/// Zero-fills `buf` in a way the compiler keeps.
+#[cfg(feature = "alloc")]
+fn wipe(buf: &mut [u8]) {
+    #[cfg(feature = "zeroize")]
+    zeroize::Zeroize::zeroize(buf);
+    #[cfg(not(feature = "zeroize"))]
+    {
+        buf.fill(0);
+        core::hint::black_box(&*buf);
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<V: Variant> Drop for Decryptor<V> {
     fn drop(&mut self) {
-        if let Some(out) = self.out.take() {
-            out.fill(0);
-        }
+        wipe(&mut self.out);
     }
 }
 
-impl<V: Variant> fmt::Debug for Decryptor<'_, V> {
+#[cfg(feature = "alloc")]
+impl<V: Variant> fmt::Debug for Decryptor<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Decryptor")
             .field("variant", &V::NAME)

@@ -114,8 +114,7 @@ fn streaming_equals_oneshot<V: Variant + NewWithBackend>(
     assert_eq!(buf, ct);
     assert_eq!(<[u8; 16]>::from(e.finalize()), tag);
 
-    let mut out = vec![0u8; msg.len()];
-    let mut d = Decryptor::new(&c, &n, &mut out);
+    let mut d = Decryptor::new(&c, &n);
     for r in pieces(ad.len(), ad_cuts) {
         d.update_ad(&ad[r]).unwrap();
     }
@@ -321,8 +320,7 @@ fn long_stream_decryption_pieces_on_both_codes() {
     for b in common::backends() {
         let c = Hiae::with_backend(&key, b);
         let n = nonce.into();
-        let mut out = vec![0u8; len];
-        let mut d = Decryptor::new(&c, &n, &mut out);
+        let mut d = Decryptor::new(&c, &n);
         d.update_ad(b"ad").unwrap();
         for r in pieces(len, &cuts) {
             d.decrypt(&ct[r]).unwrap();
@@ -389,19 +387,51 @@ fn errors_not_panics() {
     // Too-short combined ciphertext.
     let mut short = vec![0u8; 5];
     assert!(aead::AeadInOut::decrypt_in_place(&c, &n, b"", &mut short).is_err());
-    // Quarantine output too small: error, nothing written.
-    let mut out = [0u8; 4];
-    let mut d = Decryptor::new(&c, &n, &mut out);
-    assert!(d.decrypt(&[1; 5]).is_err());
-    drop(d);
-    // Dropping an unfinished quarantine wipes it.
-    let mut out = [0u8; 8];
-    let mut d = Decryptor::new(&c, &n, &mut out);
+    // AD after ciphertext: an error.
+    let mut d = Decryptor::new(&c, &n);
     d.decrypt(&[0xff; 8]).unwrap();
-    drop(d);
-    assert_eq!(out, [0; 8]);
+    assert!(d.update_ad(b"late").is_err());
     let _ = HiaeX2::new(&[0; 32].into());
     let _ = HiaeX4::new(&[0; 32].into());
+}
+
+/// A forged stream: whatever the caller does with the decryptor (finalize, drop, forget,
+/// `ManuallyDrop`), no plaintext reaches the caller. The decryptor writes only to memory it
+/// owns, so the caller's memory holds exactly what it held before (the ciphertext), and the
+/// one method that returns decrypted bytes fails.
+#[test]
+fn quarantine_cannot_be_bypassed() {
+    use aead::AeadInOut;
+    let c = Hiae::new(&[9; 32].into());
+    let n = [3u8; 16].into();
+    let mut ct = *b"a secret that must stay secret if forged";
+    let tag = c
+        .encrypt_inout_detached(&n, b"", ct.as_mut_slice().into())
+        .unwrap();
+    let mut forged = ct;
+    forged[5] ^= 0x80;
+    let before = forged;
+
+    let mut d = Decryptor::new(&c, &n);
+    d.decrypt(&forged).unwrap();
+    assert!(d.finalize(&tag).is_err());
+
+    let mut d = Decryptor::new(&c, &n);
+    d.decrypt(&forged).unwrap();
+    std::mem::forget(d);
+
+    let mut d = std::mem::ManuallyDrop::new(Decryptor::new(&c, &n));
+    d.decrypt(&forged).unwrap();
+    assert_eq!(d.message_len(), forged.len() as u64);
+
+    assert_eq!(forged, before, "the decryptor wrote to the caller's memory");
+    // The genuine ciphertext still decrypts.
+    let mut d = Decryptor::new(&c, &n);
+    d.decrypt(&ct).unwrap();
+    assert_eq!(
+        d.finalize(&tag).unwrap(),
+        b"a secret that must stay secret if forged"
+    );
 }
 
 #[test]

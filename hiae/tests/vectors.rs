@@ -82,8 +82,7 @@ fn check_pass<V: Variant + NewWithBackend>(
             assert_eq!(buf, ct, "stream enc step {step} {what}");
             assert_eq!(e.finalize(), tag_a, "stream tag step {step} {what}");
 
-            let mut out = vec![0u8; ct.len()];
-            let mut d = Decryptor::new(&c, &nonce_a, &mut out);
+            let mut d = Decryptor::new(&c, &nonce_a);
             for a in ad.chunks(step) {
                 d.update_ad(a).unwrap();
             }
@@ -161,12 +160,10 @@ fn check_fail<V: Variant + NewWithBackend>(key: &str, nonce: &str, ad: &str, ct:
             )
             .is_err()
         );
-        let mut out = vec![0xffu8; ct.len()];
-        let mut d = Decryptor::new(&c, &nonce.into(), &mut out);
+        let mut d = Decryptor::new(&c, &nonce.into());
         d.update_ad(&ad).unwrap();
         d.decrypt(&ct).unwrap();
         assert!(d.finalize(&tag.into()).is_err());
-        assert!(out.iter().all(|&b| b == 0), "quarantine not wiped");
     }
 }
 

@@ -9,7 +9,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use lemac::{Backend, LeMacKeyGeneric};
+use lemac::{Backend, LeMacKeyGeneric, Supported, Width};
 
 fn best_ns(mut f: impl FnMut(), budget_ns: u128) -> f64 {
     // Calibrate the batch so one timing is ~50 µs, then keep the fastest batch.
@@ -43,7 +43,10 @@ fn message(size: usize, offset: usize) -> (Vec<u8>, usize) {
     (buf, start)
 }
 
-fn run<const D: usize>(backend: Backend, size: usize, keysetup: bool, filter: &str, offset: usize) {
+fn run<const D: usize>(backend: Backend, size: usize, keysetup: bool, filter: &str, offset: usize)
+where
+    Width<D>: Supported<D>,
+{
     let name = format!(
         "{}/{}/{}/{}",
         ["", "LeMac", "LeMacX2", "", "LeMacX4"][D],

@@ -7,10 +7,10 @@ use digest::MacError;
 use subtle::ConstantTimeEq;
 
 use crate::state::{
-    FinishFromFirstRound, FinishFromStored, FinishOp, KeyMaterial, KeySetupOp, NonceIn,
-    NonceMaskOp, Output, StateBytes, chunk_len, from_stored,
+    FinishOp, KeyMaterial, KeySetupOp, NonceIn, NonceMaskOp, Output, StateBytes, chunk_len,
 };
-use crate::{LeMacGeneric, Nonce, Tag};
+use crate::width::sealed::Ops;
+use crate::{LeMacGeneric, Nonce, Supported, Tag, Width};
 
 /// A LeMac key, expanded: the initial state, the 18 finalization subkeys and the `k2`/`k3`
 /// AES-128 schedules derived from a 16-byte key, plus the backend chosen for it.
@@ -40,7 +40,10 @@ pub struct LeMacKeyGeneric<const D: usize> {
     pub(crate) m: KeyMaterial<D>,
 }
 
-impl<const D: usize> LeMacKeyGeneric<D> {
+impl<const D: usize> LeMacKeyGeneric<D>
+where
+    Width<D>: Supported<D>,
+{
     /// Derives the context for `key`, on the fastest backend this CPU has.
     pub fn new(key: &[u8; 16]) -> Self {
         Self::with_token(key, Token::detect())
@@ -57,7 +60,7 @@ impl<const D: usize> LeMacKeyGeneric<D> {
 
     fn with_token(key: &[u8; 16], token: Token) -> Self {
         let mut m = KeyMaterial::zeroed();
-        token.dispatch(KeySetupOp { key, out: &mut m });
+        Width::<D>::key_setup(token, KeySetupOp { key, out: &mut m });
         LeMacKeyGeneric { token, m }
     }
 
@@ -107,7 +110,7 @@ impl<const D: usize> LeMacKeyGeneric<D> {
         self.finish(None, body, tail, output)
     }
 
-    /// Runs [`FinishOp`] in the form chosen for this backend (see [`from_stored`]).
+    /// Runs [`FinishOp`].
     pub(crate) fn finish(
         &self,
         state: Option<&StateBytes<D>>,
@@ -122,11 +125,7 @@ impl<const D: usize> LeMacKeyGeneric<D> {
             tail,
             output,
         };
-        if from_stored(self.token.backend(), D) {
-            self.token.dispatch(FinishFromStored(op))
-        } else {
-            self.token.dispatch(FinishFromFirstRound(op))
-        }
+        Width::<D>::finish(self.token, op)
     }
 
     /// `N ^ E_k2(N)`.
@@ -134,10 +133,7 @@ impl<const D: usize> LeMacKeyGeneric<D> {
         if *nonce == [0u8; 16] {
             self.m.zero_mask
         } else {
-            self.token.dispatch(NonceMaskOp {
-                k2: &self.m.k2,
-                nonce,
-            })
+            nonce_mask_on(self.token, &self.m.k2, nonce)
         }
     }
 
@@ -152,7 +148,10 @@ impl<const D: usize> LeMacKeyGeneric<D> {
     }
 }
 
-impl<const D: usize> fmt::Debug for LeMacKeyGeneric<D> {
+impl<const D: usize> fmt::Debug for LeMacKeyGeneric<D>
+where
+    Width<D>: Supported<D>,
+{
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LeMacKey")
             .field("lanes", &D)
@@ -178,4 +177,9 @@ fn tags_equal(a: &[u8; 16], b: &[u8; 16]) -> bool {
     u128::from_le_bytes(*a)
         .ct_eq(&u128::from_le_bytes(*b))
         .into()
+}
+
+/// `N ^ E_k2(N)` on `token` (one lane: the same code for every width).
+fn nonce_mask_on(token: Token, k2: &aes_lanes::aes128::Schedule, nonce: &Nonce) -> [u8; 16] {
+    token.dispatch(NonceMaskOp { k2, nonce })
 }

@@ -2,19 +2,20 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
-mod aes128;
 mod key;
 mod mac;
 mod state;
 mod uh;
+mod width;
 
 pub use aes_lanes::{Backend, Unavailable};
 pub use digest;
-pub use digest::MacError;
+pub use digest::{KeyInit, Mac, MacError};
 pub use key::LeMacKeyGeneric;
 pub use mac::LeMacGeneric;
 pub use uh::LeMacUhGeneric;
 pub use universal_hash;
+pub use width::{Supported, Width};
 
 /// A 16-byte LeMac nonce.
 pub type Nonce = [u8; 16];
@@ -44,8 +45,8 @@ pub type LeMacUhX4 = LeMacUhGeneric<4>;
 
 #[cfg(test)]
 mod tests {
-    use crate::aes128;
     use aes_lanes::Soft;
+    use aes_lanes::aes128;
 
     #[test]
     fn aes128_fips197_example() {

@@ -11,7 +11,8 @@ use digest::{
 
 use crate::key::LeMacKeyGeneric;
 use crate::state::{AbsorbOp, NonceIn, Output as Out, StateBytes, chunk_len};
-use crate::{Nonce, Tag};
+use crate::width::sealed::Ops;
+use crate::{Nonce, Supported, Tag, Width};
 
 /// Streaming LeMac on `D` lanes (use the aliases [`LeMac`](crate::LeMac),
 /// [`LeMacX2`](crate::LeMacX2), [`LeMacX4`](crate::LeMacX4)).
@@ -31,14 +32,10 @@ pub struct LeMacGeneric<const D: usize> {
     buf_len: usize,
 }
 
-impl<const D: usize> LeMacGeneric<D> {
-    /// A MAC for `key` with the all-zero nonce, on the fastest backend.
-    ///
-    /// With the all-zero key this is `lemacsum`'s checksum.
-    pub fn new(key: &[u8; 16]) -> Self {
-        Self::from_key(LeMacKeyGeneric::new(key))
-    }
-
+impl<const D: usize> LeMacGeneric<D>
+where
+    Width<D>: Supported<D>,
+{
     /// A MAC for `key` and `nonce`, on the fastest backend.
     pub fn new_with_nonce(key: &[u8; 16], nonce: &Nonce) -> Self {
         Self::from_key_nonce(LeMacKeyGeneric::new(key), nonce)
@@ -92,8 +89,9 @@ impl<const D: usize> LeMacGeneric<D> {
         self.key.implementation_name()
     }
 
-    /// Absorbs `data` (any length; whole chunks go straight from `data` to the rounds).
-    pub fn update(&mut self, mut data: &[u8]) {
+    /// Absorbs `data` (any length; whole chunks go straight from `data` to the rounds): what
+    /// [`Update::update`] runs.
+    pub(crate) fn absorb(&mut self, mut data: &[u8]) {
         let chunk = chunk_len(D);
         let mut head: &[u8] = &[];
         if self.buf_len > 0 {
@@ -111,11 +109,14 @@ impl<const D: usize> LeMacGeneric<D> {
         let cut = data.len() - data.len() % chunk;
         let (body, rest) = data.split_at(cut);
         if !head.is_empty() || !body.is_empty() {
-            self.key.token.dispatch(AbsorbOp {
-                state: &mut self.state,
-                head,
-                body,
-            });
+            Width::<D>::absorb(
+                self.key.token,
+                AbsorbOp {
+                    state: &mut self.state,
+                    head,
+                    body,
+                },
+            );
         }
         self.buf.as_flattened_mut()[..rest.len()].copy_from_slice(rest);
         self.buf_len = rest.len();
@@ -152,14 +153,17 @@ impl<const D: usize> LeMacGeneric<D> {
         self.finish(Out::Hash)
     }
 
-    /// Back to the empty message (the key and nonce stay).
-    pub fn reset(&mut self) {
+    /// Back to the empty message (the key and nonce stay): what [`Reset::reset`] runs.
+    pub(crate) fn restart(&mut self) {
         self.state = self.key.m.initial_state();
         self.buf_len = 0;
     }
 }
 
-impl<const D: usize> fmt::Debug for LeMacGeneric<D> {
+impl<const D: usize> fmt::Debug for LeMacGeneric<D>
+where
+    Width<D>: Supported<D>,
+{
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = match D {
             1 => "LeMac",
@@ -187,53 +191,82 @@ impl<const D: usize> Drop for LeMacGeneric<D> {
 #[cfg(feature = "zeroize")]
 impl<const D: usize> zeroize::ZeroizeOnDrop for LeMacGeneric<D> {}
 
-impl<const D: usize> KeySizeUser for LeMacGeneric<D> {
+impl<const D: usize> KeySizeUser for LeMacGeneric<D>
+where
+    Width<D>: Supported<D>,
+{
     type KeySize = U16;
 }
 
-impl<const D: usize> IvSizeUser for LeMacGeneric<D> {
+impl<const D: usize> IvSizeUser for LeMacGeneric<D>
+where
+    Width<D>: Supported<D>,
+{
     type IvSize = U16;
 }
 
-impl<const D: usize> OutputSizeUser for LeMacGeneric<D> {
+impl<const D: usize> OutputSizeUser for LeMacGeneric<D>
+where
+    Width<D>: Supported<D>,
+{
     type OutputSize = U16;
 }
 
-impl<const D: usize> KeyInit for LeMacGeneric<D> {
+impl<const D: usize> KeyInit for LeMacGeneric<D>
+where
+    Width<D>: Supported<D>,
+{
+    /// A MAC for `key` with the all-zero nonce, on the fastest backend (with the all-zero key:
+    /// `lemacsum`'s checksum).
     fn new(key: &Key<Self>) -> Self {
-        LeMacGeneric::new(&key.0)
+        Self::from_key(LeMacKeyGeneric::new(&key.0))
     }
 }
 
-impl<const D: usize> KeyIvInit for LeMacGeneric<D> {
+impl<const D: usize> KeyIvInit for LeMacGeneric<D>
+where
+    Width<D>: Supported<D>,
+{
     fn new(key: &Key<Self>, iv: &Iv<Self>) -> Self {
         LeMacGeneric::new_with_nonce(&key.0, &iv.0)
     }
 }
 
-impl<const D: usize> MacMarker for LeMacGeneric<D> {}
+impl<const D: usize> MacMarker for LeMacGeneric<D> where Width<D>: Supported<D> {}
 
-impl<const D: usize> Update for LeMacGeneric<D> {
+impl<const D: usize> Update for LeMacGeneric<D>
+where
+    Width<D>: Supported<D>,
+{
     fn update(&mut self, data: &[u8]) {
-        LeMacGeneric::update(self, data);
+        self.absorb(data);
     }
 }
 
-impl<const D: usize> FixedOutput for LeMacGeneric<D> {
+impl<const D: usize> FixedOutput for LeMacGeneric<D>
+where
+    Width<D>: Supported<D>,
+{
     fn finalize_into(self, out: &mut Output<Self>) {
         out.0 = self.finalize_tag();
     }
 }
 
-impl<const D: usize> Reset for LeMacGeneric<D> {
+impl<const D: usize> Reset for LeMacGeneric<D>
+where
+    Width<D>: Supported<D>,
+{
     fn reset(&mut self) {
-        LeMacGeneric::reset(self);
+        self.restart();
     }
 }
 
-impl<const D: usize> FixedOutputReset for LeMacGeneric<D> {
+impl<const D: usize> FixedOutputReset for LeMacGeneric<D>
+where
+    Width<D>: Supported<D>,
+{
     fn finalize_into_reset(&mut self, out: &mut Output<Self>) {
         out.0 = self.finalize_tag();
-        LeMacGeneric::reset(self);
+        self.restart();
     }
 }

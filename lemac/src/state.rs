@@ -5,9 +5,8 @@
 //! the bottom are what the public types hand to [`Token::dispatch`](aes_lanes::Token::dispatch),
 //! once per call.
 
+use aes_lanes::aes128::{self, Block, Schedule};
 use aes_lanes::{LaneOp, Lanes};
-
-use crate::aes128::{self, Block, Schedule};
 
 /// A 16-byte word of every lane: lane `l` at `[l]`; as bytes, exactly what `L::load` reads.
 pub(crate) type Word<const D: usize> = [Block; D];
@@ -400,11 +399,17 @@ pub(crate) enum Output<'a> {
     Hash,
 }
 
+/// XOR of two blocks.
+#[inline(always)]
+pub(crate) fn xor_block(a: &Block, b: &Block) -> Block {
+    (u128::from_le_bytes(*a) ^ u128::from_le_bytes(*b)).to_le_bytes()
+}
+
 /// `N ^ E_k2(N)`.
 #[inline(always)]
 fn nonce_mask<L: Lanes>(nonce: &Block, k2: &Schedule) -> Block {
     let rk = aes128::schedule_lanes::<L>(k2);
-    aes128::xor_block(nonce, &aes128::encrypt_block(nonce, &rk))
+    xor_block(nonce, &aes128::encrypt_block(nonce, &rk))
 }
 
 /// A lane value with `b` in lane 0 and zero elsewhere.
@@ -530,9 +535,9 @@ fn padded_words<L: Lanes>(tail: &[u8]) -> [L; 4] {
 /// The last call of a message: from a stored state (streaming) or from the key's initial
 /// state (one-shot), absorbs `body` (whole chunks) and the padded chunk `last`, finalizes.
 ///
-/// It runs as one of two [`LaneOp`]s, [`FinishFromStored`] or [`FinishFromFirstRound`]: the
-/// same computation in two forms whose loops LLVM allocates registers for differently (see
-/// [`from_stored`]).
+/// It runs in one of two forms, [`FinishOp::run_from_stored`] or
+/// [`FinishOp::run_from_first_round`]: the same computation, whose loops LLVM allocates registers
+/// for differently; [`stored_form`] picks one per lane type.
 pub(crate) struct FinishOp<'a, const D: usize> {
     pub(crate) key: &'a KeyMaterial<D>,
     pub(crate) state: Option<&'a StateBytes<D>>,
@@ -542,27 +547,35 @@ pub(crate) struct FinishOp<'a, const D: usize> {
     pub(crate) output: Output<'a>,
 }
 
-/// Which form of [`FinishOp`] runs on `backend` with `d` lanes: `true` for
-/// [`FinishFromStored`], `false` for [`FinishFromFirstRound`].
+/// Whether [`FinishOp`] runs [`FinishOp::run_from_stored`] (`true`) or
+/// [`FinishOp::run_from_first_round`] on lane type `L`.
 ///
 /// The two differ only for a one-shot call over several chunks, in LLVM's register
-/// allocation and scheduling of the code around the loop, so the choice is measured, per
-/// backend (Zen 4, `lemac_speed`, 64 KiB, best-of timings, first-round form -> stored form):
-/// on VAES-AVX512 (32 registers) the first-round form kept a register copy in the loop
-/// (LeMac 428 -> 436 Gbps, LeMacX2 815 -> 824, LeMacX4 832 -> 860); on VAES-AVX2, LeMacX2
-/// 589 -> 754 and LeMacX4 536 -> 538 (1 KiB: 114 -> 123), while LeMac (16 registers, the
-/// loop spills) lost 17% in the stored form; on AES-NI all three lost 2-17%. The Arm
-/// backends (not timed here) keep the first-round form.
+/// allocation and scheduling of the code around the loop, so the choice is measured: the
+/// stored form where the lane type has 32 registers or 256-bit ones (AVX-512: the first-round
+/// form kept a register copy in the loop; VAES on `ymm`: LeMacX2 589 -> 754 Gbps on Zen 4),
+/// the first-round form on 16 `xmm` registers (AES-NI and one lane on AVX2, where the stored
+/// form lost 2-17%) and on the portable lanes.
 ///
 /// The code the two share around the loop (the nonce term, the result from `H`) is in the
 /// macros [`nonce_term!`] and [`result_from_h!`], not in helper functions: with helper
 /// functions LeMacX2/X4 on VAES-AVX512 lost 5-7% at 1 KiB and LeMacX4 on VAES-AVX2 6% at
 /// 64 KiB in the same measurement.
-pub(crate) const fn from_stored(backend: aes_lanes::Backend, d: usize) -> bool {
-    match backend {
-        aes_lanes::Backend::Vaes512 => true,
-        aes_lanes::Backend::Vaes256 => d > 1,
-        _ => false,
+const fn stored_form<L: Lanes>() -> bool {
+    L::REGISTERS >= 32 || (L::REGISTERS > 0 && <L::Part as Lanes>::BYTES >= 32)
+}
+
+impl<const D: usize> LaneOp for FinishOp<'_, D> {
+    const LANES: usize = D;
+    type Output = Block;
+
+    #[inline(always)]
+    fn run<L: Lanes>(self) -> Block {
+        if stored_form::<L>() {
+            self.run_from_stored::<L>()
+        } else {
+            self.run_from_first_round::<L>()
+        }
     }
 }
 
@@ -581,7 +594,7 @@ impl<const D: usize> FinishOp<'_, D> {
 
 /// The nonce step's first addition, `(H ^ N ^ E_k2(N)) ^ k3[0]`, as an `L` value that rides on
 /// the last finalization round; zero for the universal hash. A macro, expanded in place in
-/// both forms of [`FinishOp`] (see [`from_stored`] for why not a function).
+/// both forms of [`FinishOp`] (see [`stored_form`] for why not a function).
 macro_rules! nonce_term {
     ($L:ty, $key:expr, $output:expr) => {
         match $output {
@@ -590,7 +603,7 @@ macro_rules! nonce_term {
                     NonceIn::Mask(m) => *m,
                     NonceIn::Nonce(n) => nonce_mask::<$L>(n, &$key.k2),
                 };
-                in_first_lane::<$L>(&aes128::xor_block(&mask, &$key.k3[0]))
+                in_first_lane::<$L>(&xor_block(&mask, &$key.k3[0]))
             }
             Output::Hash => <$L>::zero(),
         }
@@ -619,17 +632,12 @@ macro_rules! result_from_h {
     };
 }
 
-/// [`FinishOp`] entering the loop of a one-shot call from the stored initial state (as
-/// [`AbsorbOp`] does), with the padded chunk and the nonce term built after the loop.
-pub(crate) struct FinishFromStored<'a, const D: usize>(pub(crate) FinishOp<'a, D>);
-
-impl<const D: usize> LaneOp for FinishFromStored<'_, D> {
-    const LANES: usize = D;
-    type Output = Block;
-
+impl<const D: usize> FinishOp<'_, D> {
+    /// The form entering the loop of a one-shot call from the stored initial state (as
+    /// [`AbsorbOp`] does), with the padded chunk and the nonce term built after the loop.
     #[inline(always)]
-    fn run<L: Lanes>(self) -> Block {
-        let op = self.0;
+    fn run_from_stored<L: Lanes>(self) -> Block {
+        let op = self;
         let key = op.key;
         let chunk = 4 * L::BYTES;
         let (r, padded_absorbed) = match op.state {
@@ -661,19 +669,12 @@ impl<const D: usize> LaneOp for FinishFromStored<'_, D> {
         };
         result_from_h!(L, h, key, op.output)
     }
-}
 
-/// [`FinishOp`] entering the loop of a one-shot call from the precomputed first round, with
-/// the padded chunk and the nonce term built before the loop.
-pub(crate) struct FinishFromFirstRound<'a, const D: usize>(pub(crate) FinishOp<'a, D>);
-
-impl<const D: usize> LaneOp for FinishFromFirstRound<'_, D> {
-    const LANES: usize = D;
-    type Output = Block;
-
+    /// The form entering the loop of a one-shot call from the precomputed first round, with
+    /// the padded chunk and the nonce term built before the loop.
     #[inline(always)]
-    fn run<L: Lanes>(self) -> Block {
-        let op = self.0;
+    fn run_from_first_round<L: Lanes>(self) -> Block {
+        let op = self;
         let key = op.key;
         let extra = nonce_term!(L, key, op.output);
         let chunk = 4 * L::BYTES;

@@ -7,8 +7,8 @@ use digest::consts::{U1, U16};
 use universal_hash::common::{BlockSizeUser, KeySizeUser, ParBlocksSizeUser};
 use universal_hash::{Block, Key, KeyInit, Reset, UhfBackend, UhfClosure, UniversalHash};
 
-use crate::LeMacGeneric;
 use crate::key::LeMacKeyGeneric;
+use crate::{LeMacGeneric, Supported, Width};
 
 /// LeMac-UH on `D` lanes (aliases [`LeMacUh`](crate::LeMacUh), [`LeMacUhX2`](crate::LeMacUhX2),
 /// [`LeMacUhX4`](crate::LeMacUhX4)): the keyed universal hash inside LeMac.
@@ -42,7 +42,10 @@ pub struct LeMacUhGeneric<const D: usize> {
     inner: LeMacGeneric<D>,
 }
 
-impl<const D: usize> LeMacUhGeneric<D> {
+impl<const D: usize> LeMacUhGeneric<D>
+where
+    Width<D>: Supported<D>,
+{
     /// A universal hash for `key` on the fastest backend.
     pub fn new_with_key(key: &[u8; 16]) -> Self {
         Self::from_key(LeMacKeyGeneric::new(key))
@@ -67,7 +70,7 @@ impl<const D: usize> LeMacUhGeneric<D> {
 
     /// Absorbs raw bytes (any length; the result is `H` of all bytes given so far).
     pub fn update_bytes(&mut self, data: &[u8]) {
-        self.inner.update(data);
+        self.inner.absorb(data);
     }
 
     /// The name of the backend in use.
@@ -76,7 +79,10 @@ impl<const D: usize> LeMacUhGeneric<D> {
     }
 }
 
-impl<const D: usize> fmt::Debug for LeMacUhGeneric<D> {
+impl<const D: usize> fmt::Debug for LeMacUhGeneric<D>
+where
+    Width<D>: Supported<D>,
+{
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("LeMacUh")
             .field("lanes", &D)
@@ -85,23 +91,35 @@ impl<const D: usize> fmt::Debug for LeMacUhGeneric<D> {
     }
 }
 
-impl<const D: usize> KeySizeUser for LeMacUhGeneric<D> {
+impl<const D: usize> KeySizeUser for LeMacUhGeneric<D>
+where
+    Width<D>: Supported<D>,
+{
     type KeySize = U16;
 }
 
-impl<const D: usize> KeyInit for LeMacUhGeneric<D> {
+impl<const D: usize> KeyInit for LeMacUhGeneric<D>
+where
+    Width<D>: Supported<D>,
+{
     fn new(key: &Key<Self>) -> Self {
         Self::new_with_key(&key.0)
     }
 }
 
-impl<const D: usize> BlockSizeUser for LeMacUhGeneric<D> {
+impl<const D: usize> BlockSizeUser for LeMacUhGeneric<D>
+where
+    Width<D>: Supported<D>,
+{
     type BlockSize = U16;
 }
 
-impl<const D: usize> Reset for LeMacUhGeneric<D> {
+impl<const D: usize> Reset for LeMacUhGeneric<D>
+where
+    Width<D>: Supported<D>,
+{
     fn reset(&mut self) {
-        self.inner.reset();
+        self.inner.restart();
     }
 }
 
@@ -109,27 +127,39 @@ impl<const D: usize> Reset for LeMacUhGeneric<D> {
 /// passes all blocks at once).
 struct BlockFeeder<'a, const D: usize>(&'a mut LeMacGeneric<D>);
 
-impl<const D: usize> BlockSizeUser for BlockFeeder<'_, D> {
+impl<const D: usize> BlockSizeUser for BlockFeeder<'_, D>
+where
+    Width<D>: Supported<D>,
+{
     type BlockSize = U16;
 }
 
-impl<const D: usize> ParBlocksSizeUser for BlockFeeder<'_, D> {
+impl<const D: usize> ParBlocksSizeUser for BlockFeeder<'_, D>
+where
+    Width<D>: Supported<D>,
+{
     type ParBlocksSize = U1;
 }
 
-impl<const D: usize> UhfBackend for BlockFeeder<'_, D> {
+impl<const D: usize> UhfBackend for BlockFeeder<'_, D>
+where
+    Width<D>: Supported<D>,
+{
     fn proc_block(&mut self, block: &Block<Self>) {
-        self.0.update(block);
+        self.0.absorb(block);
     }
 }
 
-impl<const D: usize> UniversalHash for LeMacUhGeneric<D> {
+impl<const D: usize> UniversalHash for LeMacUhGeneric<D>
+where
+    Width<D>: Supported<D>,
+{
     fn update_with_backend(&mut self, f: impl UhfClosure<BlockSize = Self::BlockSize>) {
         f.call(&mut BlockFeeder(&mut self.inner));
     }
 
     fn update(&mut self, blocks: &[Block<Self>]) {
-        self.inner.update(Block::<Self>::slice_as_flattened(blocks));
+        self.inner.absorb(Block::<Self>::slice_as_flattened(blocks));
     }
 
     fn finalize(self) -> Block<Self> {

@@ -5,14 +5,17 @@
 mod common;
 
 use digest::Mac;
-use lemac::{Backend, LeMacGeneric, LeMacKeyGeneric};
+use lemac::{Backend, LeMacGeneric, LeMacKeyGeneric, Supported, Width};
 use proptest::prelude::*;
 
 fn config() -> ProptestConfig {
     ProptestConfig::with_cases(common::proptest_cases(256))
 }
 
-fn backends_agree<const D: usize>(key: &[u8; 16], nonce: &[u8; 16], msg: &[u8]) {
+fn backends_agree<const D: usize>(key: &[u8; 16], nonce: &[u8; 16], msg: &[u8])
+where
+    Width<D>: Supported<D>,
+{
     let reference = LeMacKeyGeneric::<D>::new_with_backend(key, Backend::Portable)
         .unwrap()
         .mac(msg, nonce);
@@ -27,7 +30,9 @@ fn split_equals_oneshot<const D: usize>(
     nonce: &[u8; 16],
     msg: &[u8],
     cuts: &[usize],
-) {
+) where
+    Width<D>: Supported<D>,
+{
     let k = LeMacKeyGeneric::<D>::new(key);
     let expected = k.mac(msg, nonce);
     let mut m = k.hasher_with_nonce(nonce);
@@ -42,7 +47,10 @@ fn split_equals_oneshot<const D: usize>(
     assert_eq!(m.finalize_tag(), expected, "D={D}");
 }
 
-fn bit_flips_change_tag<const D: usize>(key: [u8; 16], nonce: [u8; 16], msg: &[u8], bit: usize) {
+fn bit_flips_change_tag<const D: usize>(key: [u8; 16], nonce: [u8; 16], msg: &[u8], bit: usize)
+where
+    Width<D>: Supported<D>,
+{
     let k = LeMacKeyGeneric::<D>::new(&key);
     let tag = k.mac(msg, &nonce);
     if !msg.is_empty() {
@@ -68,7 +76,10 @@ fn bit_flips_change_tag<const D: usize>(key: [u8; 16], nonce: [u8; 16], msg: &[u
     );
 }
 
-fn verify_rejects<const D: usize>(key: &[u8; 16], nonce: &[u8; 16], msg: &[u8], bit: usize) {
+fn verify_rejects<const D: usize>(key: &[u8; 16], nonce: &[u8; 16], msg: &[u8], bit: usize)
+where
+    Width<D>: Supported<D>,
+{
     let k = LeMacKeyGeneric::<D>::new(key);
     let tag = k.mac(msg, nonce);
     let mut bad = tag;
@@ -140,7 +151,10 @@ proptest! {
 /// Every backend equals the portable one on long messages whose lengths straddle the 16 KiB
 /// pieces over which several-register lane values (`Wide`) are absorbed one part at a time,
 /// one-shot and streamed in 5000-byte updates.
-fn long_messages_agree<const D: usize>() {
+fn long_messages_agree<const D: usize>()
+where
+    Width<D>: Supported<D>,
+{
     let key = [0x3cu8; 16];
     let nonce = [0xc3u8; 16];
     let piece = 16 * 1024;

@@ -5,11 +5,14 @@ mod common;
 
 use common::{Rng, Vector, vectors};
 use digest::{FixedOutputReset, Mac};
-use lemac::{Backend, LeMacGeneric, LeMacKeyGeneric};
+use lemac::{Backend, LeMacGeneric, LeMacKeyGeneric, Supported, Width};
 
 const CHUNKINGS: [usize; 6] = [1, 3, 63, 64, 65, 4096];
 
-fn check_oneshot<const D: usize>(backend: Backend, vs: &[Vector]) {
+fn check_oneshot<const D: usize>(backend: Backend, vs: &[Vector])
+where
+    Width<D>: Supported<D>,
+{
     for (i, v) in vs.iter().enumerate() {
         let key = LeMacKeyGeneric::<D>::new_with_backend(&v.key, backend).unwrap();
         assert_eq!(key.backend(), backend);
@@ -26,7 +29,10 @@ fn streamed<const D: usize>(
     mut mac: LeMacGeneric<D>,
     msg: &[u8],
     sizes: &mut dyn FnMut() -> usize,
-) -> [u8; 16] {
+) -> [u8; 16]
+where
+    Width<D>: Supported<D>,
+{
     let mut rest = msg;
     while !rest.is_empty() {
         let n = sizes().min(rest.len());
@@ -36,7 +42,10 @@ fn streamed<const D: usize>(
     mac.finalize_tag()
 }
 
-fn check_streaming<const D: usize>(backend: Backend, vs: &[Vector]) {
+fn check_streaming<const D: usize>(backend: Backend, vs: &[Vector])
+where
+    Width<D>: Supported<D>,
+{
     let mut rng = Rng(0x1e4ac ^ (D as u64) << 40);
     for (i, v) in vs.iter().enumerate() {
         let key = LeMacKeyGeneric::<D>::new_with_backend(&v.key, backend).unwrap();
@@ -58,7 +67,10 @@ fn check_streaming<const D: usize>(backend: Backend, vs: &[Vector]) {
     }
 }
 
-fn check_reuse<const D: usize>(backend: Backend, vs: &[Vector]) {
+fn check_reuse<const D: usize>(backend: Backend, vs: &[Vector])
+where
+    Width<D>: Supported<D>,
+{
     // One instance per key, reset between messages; clones taken mid-stream continue
     // independently.
     for (i, v) in vs.iter().enumerate() {
@@ -91,7 +103,10 @@ fn check_reuse<const D: usize>(backend: Backend, vs: &[Vector]) {
     }
 }
 
-fn all<const D: usize>() {
+fn all<const D: usize>()
+where
+    Width<D>: Supported<D>,
+{
     let vs = vectors(D);
     assert_eq!(common::all_vectors(D).len(), if D == 1 { 290 } else { 289 });
     let mut ran = 0;
@@ -137,6 +152,6 @@ fn print_backends() {
     }
     println!(
         "detected: {}",
-        lemac::LeMac::new(&[0; 16]).implementation_name()
+        <lemac::LeMac as lemac::KeyInit>::new(&[0; 16].into()).implementation_name()
     );
 }

@@ -11,9 +11,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use aeadfast_cli::aes128_bulk::{self, RECORD, encrypt_records};
 use aeadfast_cli::format::random_bytes;
 use aes_lanes::Token;
+use aes_lanes::aes128::{RECORD, RecordsKernel, encrypt_records};
 use anyhow::{Context, Result, anyhow, bail};
 use rayon::prelude::*;
 use tempfile::NamedTempFile;
@@ -397,7 +397,7 @@ fn bench(a: &BenchArgs) -> Result<ExitCode> {
     say!("records:        {records} ({len} bytes per file)")?;
     say!(
         "kernel:         {}, {threads} thread(s), chunk {chunk} bytes",
-        aes128_bulk::implementation_name(token)
+        RecordsKernel::new(token)
     )?;
     say!(
         "output:         {}",

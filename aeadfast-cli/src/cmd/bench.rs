@@ -6,13 +6,13 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use aeadfast_cli::aes128_bulk::{RECORD, encrypt_records};
 use aes_lanes::Backend;
+use aes_lanes::aes128::{RECORD, encrypt_records};
 use anyhow::{Context, Result};
 use gift_cofb::{BatchItem, GiftCofb};
 use hiae::aead::inout::InOutBuf;
 use hiae::{AeadInOut, Hiae, HiaeX2, HiaeX4, Unavailable};
-use lemac::LeMacKeyGeneric;
+use lemac::{LeMacKeyGeneric, Supported, Width};
 
 /// Options of `aeadfast bench`.
 #[derive(clap::Args, Debug)]
@@ -246,7 +246,10 @@ fn hiae_mac<V: HiaeNew>(e: Engine, size: usize) -> Job {
     })
 }
 
-fn lemac_mac<const D: usize>(e: Engine, size: usize) -> Job {
+fn lemac_mac<const D: usize>(e: Engine, size: usize) -> Job
+where
+    Width<D>: Supported<D>,
+{
     let key = LeMacKeyGeneric::<D>::new_with_backend(&KEY16, e.lanes()).expect("available");
     let data = vec![0u8; size];
     Job::new(size, move || {

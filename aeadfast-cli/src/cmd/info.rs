@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use aeadfast_cli::aes128_bulk::implementation_name;
+use aes_lanes::aes128::RecordsKernel;
 use aes_lanes::{Backend, Token};
 use gift_cofb::GiftCofb;
 use hiae::{Hiae, HiaeX2, HiaeX4, KeyInit};
@@ -125,7 +125,7 @@ fn implementations() -> Vec<(&'static str, String)> {
         ),
         (
             "AES-128 bulk (aes128)",
-            implementation_name(Token::detect()),
+            RecordsKernel::new(Token::detect()).to_string(),
         ),
     ]
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use lemac::LeMacKey;
+use lemac::{LeMacKey, Mac};
 use rayon::prelude::*;
 
 use super::files;

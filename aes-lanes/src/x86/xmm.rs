@@ -76,11 +76,6 @@ impl<const VL: bool> Lanes for Xmm<VL> {
     }
 
     #[inline(always)]
-    fn aes_round_pre(self, key: Self) -> Self {
-        self.xor(key).aesl()
-    }
-
-    #[inline(always)]
     fn aes_round_last(self, key: Self) -> Self {
         // SAFETY: an `Xmm` exists only inside an entry point whose CPU check included AES-NI.
         Xmm(unsafe { _mm_aesenclast_si128(self.0, key.0) })

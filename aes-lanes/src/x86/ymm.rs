@@ -76,11 +76,6 @@ impl<const VL: bool> Lanes for Ymm<VL> {
     }
 
     #[inline(always)]
-    fn aes_round_pre(self, key: Self) -> Self {
-        self.xor(key).aesl()
-    }
-
-    #[inline(always)]
     fn aes_round_last(self, key: Self) -> Self {
         // SAFETY: VAES and AVX2 checked by the entry point.
         Ymm(unsafe { _mm256_aesenclast_epi128(self.0, key.0) })

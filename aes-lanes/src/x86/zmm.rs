@@ -67,11 +67,6 @@ impl Lanes for Zmm {
     }
 
     #[inline(always)]
-    fn aes_round_pre(self, key: Self) -> Self {
-        self.xor(key).aesl()
-    }
-
-    #[inline(always)]
     fn aes_round_last(self, key: Self) -> Self {
         // SAFETY: VAES and AVX-512F checked by the entry point.
         Zmm(unsafe { _mm512_aesenclast_epi128(self.0, key.0) })

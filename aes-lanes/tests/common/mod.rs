@@ -78,7 +78,7 @@ impl<const N: usize> LaneOp for Program<N> {
             x.and(y),
             x.xor3(y, z),
             x.aes_round(y),
-            x.aes_round_pre(y),
+            x.xor(y).aesl(),
             x.aesl(),
             bc,
             L::zero(),
@@ -88,7 +88,8 @@ impl<const N: usize> LaneOp for Program<N> {
             y.aes128_key_step(0x1b).aes128_key_step(0x36),
             // A chain of rounds mixing every operation.
             x.aes_round(y)
-                .aes_round_pre(z)
+                .xor(z)
+                .aesl()
                 .xor3(bc, x)
                 .and(y.aesl())
                 .aes_round(z),

@@ -4,12 +4,14 @@
 //! Every record needs its own key schedule, so the kernel expands keys on the fly, one round
 //! key per round. Keys are kept *word-sliced*: four lane values hold word 0, 1, 2, 3 of the
 //! keys of `4 × LANES` records, so one key-schedule step is a byte shuffle, one `aesenclast`
-//! and four XORs for all of them ([`aes_lanes::Lanes::aes128_key_step_sliced`]); a 4 × 4
-//! word transpose ([`aes_lanes::Lanes::transpose_words`]) turns the new round keys back into
+//! and four XORs for all of them ([`Lanes::aes128_key_step_sliced`]); a 4 × 4
+//! word transpose ([`Lanes::transpose_words`]) turns the new round keys back into
 //! one key per lane for the rounds. Several such groups are interleaved so that the AES units
 //! always have independent work.
 
-use aes_lanes::{Backend, LaneOp, Lanes, Token};
+use core::fmt;
+
+use crate::{Backend, LaneOp, Lanes, Token};
 
 /// Bytes per record (key, plaintext and ciphertext alike).
 pub const RECORD: usize = 16;
@@ -20,8 +22,7 @@ pub const RECORD: usize = 16;
 /// If the three slices differ in length or the length is not a multiple of 16.
 ///
 /// ```
-/// use aeadfast_cli::aes128_bulk::encrypt_records;
-/// use aes_lanes::Token;
+/// use aes_lanes::{Token, aes128::encrypt_records};
 /// let key = hex_literal::hex!("000102030405060708090a0b0c0d0e0f");
 /// let plain = hex_literal::hex!("00112233445566778899aabbccddeeff");
 /// let mut out = [0u8; 16];
@@ -55,9 +56,7 @@ pub fn encrypt_records(token: Token, keys: &[u8], plains: &[u8], out: &mut [u8])
 /// Measured on Zen 3 (VAES-AVX2, 16 `ymm` registers, 64 Ki records in memory, M records/s):
 /// (1, 2) 145, (2, 1) 200, (2, 2) 280–290, (4, 1) 280–290, (4, 2) 265–294 with spills;
 /// AES-NI: (1, 1) 114, (1, 2) 140, (2, 2) 151, (4, 1) 150–156, (4, 2) 136. VAES-AVX512 (32
-/// `zmm` registers) takes two groups of `zmm` values, 32 records at a time; its speed is not
-/// measured (no AVX-512 on the machines of the sessions that wrote this kernel), its results
-/// are: CI interprets it under Miri against the `aes` crate (`tests/aes128_bulk.rs`).
+/// `zmm` registers) takes two groups of `zmm` values, 32 records at a time.
 const fn shape(backend: Backend) -> (usize, usize) {
     match backend {
         Backend::Vaes512 => (4, 2),
@@ -66,15 +65,49 @@ const fn shape(backend: Backend) -> (usize, usize) {
     }
 }
 
-/// The kernel [`encrypt_records`] runs with `token`, e.g. `"VAES-AVX2, 2 × 8 records
-/// interleaved, word-sliced key schedule"`.
-pub fn implementation_name(token: Token) -> String {
-    let (lanes, groups) = shape(token.backend());
-    format!(
-        "{}, {groups} × {} records interleaved, word-sliced key schedule",
-        token.backend().name(),
-        4 * lanes
-    )
+/// What [`encrypt_records`] runs with a token; its `Display` reads e.g. `"VAES-AVX2, 2 × 8
+/// records interleaved, word-sliced key schedule"`.
+///
+/// ```
+/// use aes_lanes::{Token, aes128::RecordsKernel};
+/// let k = RecordsKernel::new(Token::portable());
+/// assert_eq!(k.records_per_step(), 16);
+/// assert!(k.to_string().starts_with("Portable"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordsKernel {
+    backend: Backend,
+    lanes: usize,
+    groups: usize,
+}
+
+impl RecordsKernel {
+    /// The kernel `token` runs.
+    pub const fn new(token: Token) -> Self {
+        let (lanes, groups) = shape(token.backend());
+        RecordsKernel {
+            backend: token.backend(),
+            lanes,
+            groups,
+        }
+    }
+
+    /// Records encrypted side by side in one step.
+    pub const fn records_per_step(&self) -> usize {
+        4 * self.lanes * self.groups
+    }
+}
+
+impl fmt::Display for RecordsKernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}, {} × {} records interleaved, word-sliced key schedule",
+            self.backend.name(),
+            self.groups,
+            4 * self.lanes
+        )
+    }
 }
 
 /// The kernel: `G` interleaved groups of four `N`-lane values (`16 N G` records at a time).

@@ -1,10 +1,10 @@
 //! The bulk AES-128 kernel equals the `aes` crate, record by record, on every backend and for
 //! every record count around the kernel's group sizes (tails included).
 
-use aeadfast_cli::aes128_bulk::encrypt_records;
 use aes::Aes128;
 use aes::cipher::{BlockCipherEncrypt, KeyInit};
 use aes_lanes::Backend;
+use aes_lanes::aes128::encrypt_records;
 
 fn reference(keys: &[u8], plains: &[u8]) -> Vec<u8> {
     let mut out = plains.to_vec();

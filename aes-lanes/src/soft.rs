@@ -13,7 +13,7 @@
 //! Everything is straight-line bitwise arithmetic: no table, no branch, no memory access that
 //! depends on data. One round costs the same for 1, 2 or 4 lanes.
 
-use crate::lanes::{Lanes, MAX_LANES};
+use crate::lanes::{Lanes, MAX_LANES, SLICED_ROT_WORD};
 
 /// Portable constant-time implementation of [`Lanes`] with `N` lanes (`N` = 1, 2 or 4).
 ///
@@ -298,6 +298,25 @@ fn aesl_planes(q: &mut [u64; 8]) {
     mix_columns(q);
 }
 
+/// `AESL(q) ^ key` on the planes, in place (one AES round).
+#[inline(never)]
+fn round_planes(q: &mut [u64; 8], key: &[u64; 8]) {
+    aesl_planes(q);
+    for (p, k) in q.iter_mut().zip(key) {
+        *p ^= k;
+    }
+}
+
+/// `a ^ b` on the planes.
+#[inline(never)]
+fn xor_planes(a: &[u64; 8], b: &[u64; 8]) -> [u64; 8] {
+    let mut out = *a;
+    for (o, b) in out.iter_mut().zip(b) {
+        *o ^= b;
+    }
+    out
+}
+
 /// `ShiftRows ∘ SubBytes` on the planes, in place (the last AES round without its key).
 #[inline(never)]
 fn last_round_planes(q: &mut [u64; 8]) {
@@ -330,6 +349,88 @@ fn broadcast_planes(block: &[u8; 16], lanes: usize) -> [u64; 8] {
         lane.copy_from_slice(block);
     }
     bitslice(&buf)
+}
+
+/// [`Lanes::transpose_words`] on four values' planes (all four lanes; lanes a value does not
+/// use stay zero, since their words are zero in every value).
+#[inline(never)]
+fn transpose_words_planes(v: &mut [[u64; 8]; 4]) {
+    let bytes = [
+        unbitslice(&v[0]),
+        unbitslice(&v[1]),
+        unbitslice(&v[2]),
+        unbitslice(&v[3]),
+    ];
+    let mut out = [[0u8; 64]; 4];
+    for lane in 0..MAX_LANES {
+        for (i, from) in bytes.iter().enumerate() {
+            for (j, to) in out.iter_mut().enumerate() {
+                let (dst, src) = (16 * lane + 4 * i, 16 * lane + 4 * j);
+                to[dst..dst + 4].copy_from_slice(&from[src..src + 4]);
+            }
+        }
+    }
+    for (p, b) in v.iter_mut().zip(&out) {
+        *p = bitslice(b);
+    }
+}
+
+/// The last round of [`Lanes::aes128_key_step`] and its sliced form: `ShiftRows(SubBytes(x))
+/// ^ rcon` in byte 0 of every column, for the bytes `x` that the caller arranged.
+fn key_round(x: &[u8; 64], rcon: u8) -> [u64; 8] {
+    let mut rc = [0u8; 64];
+    for col in 0..4 * MAX_LANES {
+        rc[4 * col] = rcon;
+    }
+    let mut t = bitslice(x);
+    last_round_planes(&mut t);
+    xor_planes(&t, &bitslice(&rc))
+}
+
+/// [`Lanes::aes128_key_step_sliced`] on planes.
+#[inline(never)]
+fn key_step_sliced_planes(w: &mut [[u64; 8]; 4], rcon: u8) {
+    let w3 = unbitslice(&w[3]);
+    let mut x = [0u8; 64];
+    for lane in 0..MAX_LANES {
+        for (i, &src) in SLICED_ROT_WORD.iter().enumerate() {
+            x[16 * lane + i] = w3[16 * lane + usize::from(src)];
+        }
+    }
+    let t = key_round(&x, rcon);
+    w[0] = xor_planes(&w[0], &t);
+    w[1] = xor_planes(&w[1], &w[0]);
+    w[2] = xor_planes(&w[2], &w[1]);
+    w[3] = xor_planes(&w[3], &w[2]);
+}
+
+/// [`Lanes::aes128_key_step`] on planes: `RotWord(w3)` in every column, so that ShiftRows is
+/// the identity and the last round gives `SubWord(RotWord(w3)) ^ rcon` in every column; then
+/// the running XOR of the words.
+#[inline(never)]
+fn key_step_planes(k: &mut [u64; 8], rcon: u8) {
+    let mut bytes = unbitslice(k);
+    let mut x = [0u8; 64];
+    for lane in 0..MAX_LANES {
+        let base = 16 * lane;
+        for col in 0..4 {
+            for i in 0..4 {
+                x[base + 4 * col + i] = bytes[base + 12 + (i + 1) % 4];
+            }
+        }
+    }
+    let temp = unbitslice(&key_round(&x, rcon));
+    for lane in 0..MAX_LANES {
+        let base = 16 * lane;
+        for i in 0..4 {
+            let mut acc = temp[base + i];
+            for col in 0..4 {
+                acc ^= bytes[base + 4 * col + i];
+                bytes[base + 4 * col + i] = acc;
+            }
+        }
+    }
+    *k = bitslice(&bytes);
 }
 
 impl<const N: usize> Soft<N> {
@@ -382,7 +483,9 @@ impl<const N: usize> Lanes for Soft<N> {
 
     #[inline(always)]
     fn xor(self, other: Self) -> Self {
-        self.map(other, |a, b| a ^ b)
+        Soft {
+            planes: xor_planes(&self.planes, &other.planes),
+        }
     }
 
     #[inline(always)]
@@ -392,8 +495,8 @@ impl<const N: usize> Lanes for Soft<N> {
 
     #[inline(always)]
     fn aes_round(mut self, key: Self) -> Self {
-        aesl_planes(&mut self.planes);
-        self.xor(key)
+        round_planes(&mut self.planes, &key.planes);
+        self
     }
 
     #[inline(always)]
@@ -406,6 +509,38 @@ impl<const N: usize> Lanes for Soft<N> {
     fn aesl(mut self) -> Self {
         aesl_planes(&mut self.planes);
         self
+    }
+
+    #[inline(always)]
+    fn aes128_key_step(mut self, rcon: u8) -> Self {
+        key_step_planes(&mut self.planes, rcon);
+        self
+    }
+
+    #[inline(always)]
+    fn transpose_words(v: [Self; 4]) -> [Self; 4] {
+        let mut p = [v[0].planes, v[1].planes, v[2].planes, v[3].planes];
+        transpose_words_planes(&mut p);
+        let [a, b, c, d] = p;
+        [
+            Soft { planes: a },
+            Soft { planes: b },
+            Soft { planes: c },
+            Soft { planes: d },
+        ]
+    }
+
+    #[inline(always)]
+    fn aes128_key_step_sliced(w: [Self; 4], rcon: u8) -> [Self; 4] {
+        let mut p = [w[0].planes, w[1].planes, w[2].planes, w[3].planes];
+        key_step_sliced_planes(&mut p, rcon);
+        let [a, b, c, d] = p;
+        [
+            Soft { planes: a },
+            Soft { planes: b },
+            Soft { planes: c },
+            Soft { planes: d },
+        ]
     }
 }
 

@@ -45,18 +45,23 @@ pub fn encrypt_records(token: Token, keys: &[u8], plains: &[u8], out: &mut [u8])
         0,
         "length is not a multiple of 16 bytes"
     );
-    match shape(token.backend()) {
-        (4, 2) => token.dispatch(Kernel::<4, 2> { keys, plains, out }),
-        (2, 2) => token.dispatch(Kernel::<2, 2> { keys, plains, out }),
-        _ => token.dispatch(Kernel::<4, 1> { keys, plains, out }),
-    }
+    token.dispatch(Kernel { keys, plains, out });
 }
 
-/// The kernel's shape on `backend`: lanes per value and groups of four values interleaved.
-/// Measured on Zen 3 (VAES-AVX2, 16 `ymm` registers, 64 Ki records in memory, M records/s):
-/// (1, 2) 145, (2, 1) 200, (2, 2) 280–290, (4, 1) 280–290, (4, 2) 265–294 with spills;
-/// AES-NI: (1, 1) 114, (1, 2) 140, (2, 2) 151, (4, 1) 150–156, (4, 2) 136. VAES-AVX512 (32
-/// `zmm` registers) takes two groups of `zmm` values, 32 records at a time.
+/// Groups of four 4-lane values the kernel interleaves with lane type `L`: two where the
+/// lane type has 32 registers (AVX-512: 32 records at a time), one elsewhere (16 records; on
+/// VAES-AVX2 each value is two `ymm` registers, so one group is two interleaved register
+/// groups). Measured on Zen 3 (VAES-AVX2, 64 Ki records in memory, M records/s), by lanes per
+/// register and register groups: (1, 2) 145, (2, 1) 200, (2, 2) 280–290, (4, 1) 280–290,
+/// (4, 2) 265–294 with spills; AES-NI: (1, 1) 114, (1, 2) 140, (2, 2) 151, (4, 1) 150–156,
+/// (4, 2) 136.
+struct Groups<L>(core::marker::PhantomData<L>);
+
+impl<L: Lanes> Groups<L> {
+    const TWO: bool = L::REGISTERS >= 32;
+}
+
+/// Lanes per register and interleaved register groups on `backend`, for the description.
 const fn shape(backend: Backend) -> (usize, usize) {
     match backend {
         Backend::Vaes512 => (4, 2),
@@ -110,19 +115,31 @@ impl fmt::Display for RecordsKernel {
     }
 }
 
-/// The kernel: `G` interleaved groups of four `N`-lane values (`16 N G` records at a time).
-struct Kernel<'a, const N: usize, const G: usize> {
+/// The kernel: interleaved groups of four 4-lane values ([`Groups`]).
+struct Kernel<'a> {
     keys: &'a [u8],
     plains: &'a [u8],
     out: &'a mut [u8],
 }
 
-impl<const N: usize, const G: usize> LaneOp for Kernel<'_, N, G> {
-    const LANES: usize = N;
+impl LaneOp for Kernel<'_> {
+    const LANES: usize = 4;
     type Output = ();
 
     #[inline(always)]
     fn run<L: Lanes>(self) {
+        if Groups::<L>::TWO {
+            self.run_groups::<L, 2>();
+        } else {
+            self.run_groups::<L, 1>();
+        }
+    }
+}
+
+impl Kernel<'_> {
+    /// The kernel with `G` interleaved groups.
+    #[inline(always)]
+    fn run_groups<L: Lanes, const G: usize>(self) {
         let group = 4 * L::BYTES;
         let step = G * group;
         let whole = self.plains.len() / step * step;

@@ -38,8 +38,9 @@ fn backends() -> Vec<Backend> {
 
 #[test]
 fn kernel_equals_aes_crate_on_every_backend() {
-    // Under Miri (the CI run that interprets the VAES-AVX512 tier) the record counts around
-    // the kernel's group sizes (up to 32 records per step) only.
+    // Under Miri (the CI runs that interpret the VAES-AVX512 tier and the portable path) the
+    // record counts around the kernel's group sizes (up to 32 records per step) only, and a
+    // few for the interpreted bitsliced code, which takes seconds per record there.
     let counts: Vec<usize> = if cfg!(miri) {
         vec![
             0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65,
@@ -52,6 +53,9 @@ fn kernel_equals_aes_crate_on_every_backend() {
         let plains = pseudo_random(16 * records, 1000 + records as u64);
         let want = reference(&keys, &plains);
         for &backend in &backends() {
+            if cfg!(miri) && backend == Backend::Portable && ![0, 1, 17].contains(&records) {
+                continue;
+            }
             let mut out = vec![0u8; 16 * records];
             encrypt_records(backend.token().unwrap(), &keys, &plains, &mut out);
             assert!(out == want, "{backend}, {records} records");

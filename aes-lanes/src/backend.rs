@@ -18,7 +18,7 @@ use crate::{Lanes, Soft};
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Backend {
-    /// x86-64 VAES with AVX-512F/VL: four lanes per `zmm` register.
+    /// x86-64 VAES with AVX-512F/VL/BW: four lanes per `zmm` register.
     Vaes512,
     /// x86-64 VAES with AVX2: two lanes per `ymm` register.
     Vaes256,
@@ -297,7 +297,7 @@ impl Token {
     /// The token to run a computation on whose one-lane AES rounds form a single long
     /// dependency chain over `len` bytes of data (HiAE decryption, say): on a VAES-AVX512 CPU,
     /// from 4 KiB on, the VAES-AVX2 tier, whose VEX-encoded loops run such a chain faster than
-    /// the EVEX-encoded ones (measured on AMD Zen 4); below that, and everywhere else, `self`.
+    /// the EVEX-encoded ones; below that, and everywhere else, `self`.
     /// Results and serialized states are the same on both.
     ///
     /// ```
@@ -317,9 +317,8 @@ impl Token {
     }
 }
 
-/// Length from which [`Token::for_serial_chain`] switches: the crossover of the two codes for
-/// HiAE decryption on Zen 4 is at about 3 KiB (the EVEX code's set-up is about 30 cycles
-/// shorter, its loop 3 cycles per 256 bytes slower).
+/// Length from which [`Token::for_serial_chain`] switches: above the crossover of the two
+/// codes (the EVEX code's set-up is shorter, its chain loop slower; see PERFORMANCE.md).
 const SERIAL_CHAIN_AVX2_MIN: usize = 4096;
 
 /// Portable entry point. Not inlined into [`Token::dispatch`]: in unoptimized builds the

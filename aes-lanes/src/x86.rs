@@ -1,4 +1,4 @@
-//! x86-64 lanes: AES-NI on `__m128i`, VAES on `__m256i` (AVX2) and `__m512i` (AVX-512F),
+//! x86-64 lanes: AES-NI on `__m128i`, VAES on `__m256i` (AVX2) and `__m512i` (AVX-512F/VL/BW),
 //! and the tiers whose entry points compile generic code with those features enabled.
 //!
 //! The lane types are private to this crate; a value of one can only be created inside an

@@ -167,6 +167,7 @@ impl<V: Variant> fmt::Debug for State<V> {
 }
 
 #[cfg(feature = "zeroize")]
+#[cfg_attr(docsrs, doc(cfg(feature = "zeroize")))]
 impl<V: Variant> Drop for State<V> {
     fn drop(&mut self) {
         self.core.wipe();

@@ -218,6 +218,7 @@ impl<V: Variant> FixedOutputReset for GenericMac<V> {
 }
 
 #[cfg(feature = "zeroize")]
+#[cfg_attr(docsrs, doc(cfg(feature = "zeroize")))]
 impl<V: Variant> Drop for GenericMac<V> {
     fn drop(&mut self) {
         use zeroize::Zeroize;
@@ -228,4 +229,5 @@ impl<V: Variant> Drop for GenericMac<V> {
 }
 
 #[cfg(feature = "zeroize")]
+#[cfg_attr(docsrs, doc(cfg(feature = "zeroize")))]
 impl<V: Variant> zeroize::ZeroizeOnDrop for GenericMac<V> {}

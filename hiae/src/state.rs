@@ -79,21 +79,17 @@ impl<L: Lanes> State<L> {
     /// Whether the bulk loops run one register's lanes at a time ([`Lanes::PARTS`]): for four
     /// lanes in several registers (HiAEx4 on VAES-AVX2, AES-NI, Arm), whose interleaved states
     /// would not fit the register file. The lanes are independent HiAE states until
-    /// finalization, so each part can go over a piece of data on its own. Measured on Zen 3
-    /// (`hiae_speed`, 64 KiB, medians of alternating runs, Gbps), interleaved -> by parts:
-    /// AES-NI encrypt 88-93 -> 167-169, MAC 125-136 -> 202-205; VAES-AVX2 encrypt 145-239 ->
-    /// 245-303 (and no longer erratic), decryption about level. Two lanes in two `xmm`
-    /// registers (HiAEx2 on AES-NI) stay interleaved: its decryption and MAC were 15-25 %
-    /// faster that way than one lane at a time.
+    /// finalization, so each part can go over a piece of data on its own, with one part's
+    /// state in registers instead of all parts' spilled. Two lanes in two `xmm` registers
+    /// (HiAEx2 on AES-NI) stay interleaved, which measured faster for them (PERFORMANCE.md).
     const SPLIT: bool = L::LANES == 4 && L::PARTS > 1;
 
     /// Whether the encryption loop (every width) and the one-lane absorb loop run in the
     /// deferred form ([`update_deferred_at`](Self::update_deferred_at)): where the lane type
     /// has 32 registers to keep the pending XORs in and a one-instruction three-way XOR to
-    /// fold them with. Fewer vector operations, more live values: on AVX-512, +5% for the HiAE
-    /// MAC, and in llvm-mca's Zen 4 model 24.1 -> 21.4 cycles per chunk for HiAE and HiAEx2
-    /// encryption, 40 -> 32 for HiAEx4, with no spills. Wider absorb loops spilled, and
-    /// decryption has no XOR to save, so those keep the plain form.
+    /// fold them with: fewer vector operations for more live values, which only 32 registers
+    /// hold without spills. Wider absorb loops spilled, and decryption has no XOR to save, so
+    /// those keep the plain form.
     const DEFERRED: bool = L::REGISTERS >= 32 && L::FUSED_XOR3;
 
     /// Whether the bulk loops are unrolled into sixteen-update chunks, whose constant block
@@ -269,7 +265,7 @@ impl<L: Lanes> State<L> {
 
     /// Rotates the block array left by `n < 16` after `n` updates at offsets `0..n`: one
     /// branch and one set of moves, where a rotation after each update would move all
-    /// sixteen blocks every time (a 64-byte HiAE message took 50 % longer that way).
+    /// sixteen blocks every time (a large share of a short message's time).
     #[inline(always)]
     fn rotate(&mut self, n: usize) {
         macro_rules! arms {
@@ -305,9 +301,9 @@ impl<L: Lanes> State<L> {
             }
             return;
         }
-        // By parts only for four single-lane registers (AES-NI, Arm): HiAEx4's empty message
-        // on AES-NI 850 -> 169 ns. Two `ymm` (VAES-AVX2) stay interleaved: by parts, the two
-        // dependency chains ran one after the other and 64-byte messages took twice as long.
+        // By parts only for four single-lane registers (AES-NI, Arm), whose interleaved
+        // states spill. Two `ymm` (VAES-AVX2) stay interleaved: by parts, the two dependency
+        // chains would run one after the other instead of hiding each other's latency.
         if Self::SPLIT && L::PARTS > 2 {
             by_parts!(self, |p, i| {
                 p.diffuse_lanes(x0.part(i), x1.part(i));
@@ -323,8 +319,7 @@ impl<L: Lanes> State<L> {
         // Rotation-free: update k works at offset k mod 16, so after the 32 updates the array
         // is back in canonical order. (A rolled loop with a real rotation per update is the
         // same code when the state fits in registers, but for states that do not — `Wide`
-        // lanes on AES-NI — every rotation moved the whole array through memory: HiAEx4 on
-        // AES-NI spent most of a 64-byte message there.)
+        // lanes on AES-NI — every rotation moves the whole array through memory.)
         for _ in 0..2 {
             unroll16!(I => {
                 self.update_at::<I>(if I.is_multiple_of(2) { x0 } else { x1 });
@@ -417,9 +412,8 @@ impl<L: Lanes> State<L> {
     ///
     /// Each block is read from the input before its ciphertext is written, at the same
     /// offset, so this is correct whether or not the two sides are the same buffer, and the
-    /// output is never read. (An earlier version copied each 1 KiB piece to the output first
-    /// and then worked in place: the copy, and moving the state through memory around it,
-    /// cost 20 % in place and 40 % out of place.)
+    /// output is never read. No copy of the input is made first: a copy, and moving the state
+    /// through memory around it, measured markedly slower.
     #[inline(always)]
     pub(crate) fn enc_blocks(&mut self, buf: InOutBuf<'_, '_, u8>) {
         self.crypt_blocks::<false>(buf);
@@ -509,9 +503,8 @@ impl<L: Lanes> State<L> {
             // A chunk of known length: the offsets below need no bounds checks.
             let (mut chunk, rest) = buf.split_at(size);
             buf = rest;
-            // Blocks go in pairs: two loads, two updates, two stores. Measured on Zen 3 against
-            // one block at a time (medians of 5 alternating runs, 64 KiB): HiAE 178 -> 195
-            // Gbps, HiAEx2 unchanged; groups of 4 gained less and groups of 8 lost 15-20 %.
+            // Blocks go in pairs: two loads, two updates, two stores (measured faster than
+            // one block at a time and than groups of 4 or 8; see PERFORMANCE.md).
             const G: usize = 2;
             let mut m = [L::zero(); G];
             let mut c = [L::zero(); G];

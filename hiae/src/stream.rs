@@ -281,12 +281,14 @@ impl<V: Variant> fmt::Debug for UnverifiedDecryptor<V> {
 /// assert!(dec.finalize(&tag).is_err()); // and no plaintext was ever reachable
 /// ```
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 pub struct Decryptor<V: Variant> {
     session: Session<V>,
     out: alloc::vec::Vec<u8>,
 }
 
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 impl<V: Variant> Decryptor<V> {
     /// Starts decrypting a message under `cipher`'s key and backend with `nonce`.
     pub fn new(cipher: &V, nonce: &Nonce) -> Self {
@@ -364,6 +366,7 @@ fn wipe(buf: &mut [u8]) {
 }
 
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 impl<V: Variant> Drop for Decryptor<V> {
     fn drop(&mut self) {
         wipe(&mut self.out);
@@ -371,6 +374,7 @@ impl<V: Variant> Drop for Decryptor<V> {
 }
 
 #[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
 impl<V: Variant> fmt::Debug for Decryptor<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Decryptor")

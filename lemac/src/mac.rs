@@ -178,6 +178,7 @@ where
 }
 
 #[cfg(feature = "zeroize")]
+#[cfg_attr(docsrs, doc(cfg(feature = "zeroize")))]
 impl<const D: usize> Drop for LeMacGeneric<D> {
     fn drop(&mut self) {
         use zeroize::Zeroize;
@@ -189,6 +190,7 @@ impl<const D: usize> Drop for LeMacGeneric<D> {
 }
 
 #[cfg(feature = "zeroize")]
+#[cfg_attr(docsrs, doc(cfg(feature = "zeroize")))]
 impl<const D: usize> zeroize::ZeroizeOnDrop for LeMacGeneric<D> {}
 
 impl<const D: usize> KeySizeUser for LeMacGeneric<D>

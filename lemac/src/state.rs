@@ -200,10 +200,8 @@ impl<L: Lanes> Regs<L> {
     /// Whether [`absorb`](Self::absorb) goes one register's lanes at a time
     /// ([`Lanes::PARTS`]): for four lanes in several registers (LeMacX4 on VAES-AVX2, AES-NI
     /// and Arm). The lanes are independent until the final chunk, and one part's 13 state
-    /// registers fit the register file where the interleaved parts' 26 or 52 do not. Measured
-    /// on Zen 3 (`lemac_speed`, 64 KiB, best of 3 runs of best-of timings), interleaved -> by
-    /// parts: LeMacX4 on VAES-AVX2 370 -> 440 Gbps, on AES-NI 199 -> 254. LeMacX2 on AES-NI
-    /// (two `xmm`) stays interleaved: 297 Gbps, 279 by parts.
+    /// registers fit the register file where the interleaved parts' 26 or 52 do not. LeMacX2
+    /// on AES-NI (two `xmm`) stays interleaved, which measured faster (PERFORMANCE.md).
     const SPLIT: bool = L::LANES == 4 && L::PARTS > 1;
 
     /// Absorbs whole chunks (`data.len()` must be a multiple of `4 × L::BYTES`); by parts
@@ -292,10 +290,8 @@ impl<L: Lanes> Regs<L> {
     /// Whether [`finish`](Self::finish) goes one register's lanes at a time: the lanes are
     /// still independent there, and one part's 9 words and 18 subkeys nearly fit the register
     /// file where four interleaved parts spill. Only for four parts (LeMacX4 on AES-NI and
-    /// Arm): on Zen 3 (`lemac_speed`, best-of timings) LeMacX4 on AES-NI, interleaved -> by
-    /// parts, 64 B 165 -> 98 ns, 1 KiB 210 -> 155 ns; on VAES-AVX2 (two parts) by parts
-    /// took twice as long (64 B 63 -> 134 ns), as the two interleaved chains hide each other's
-    /// AES latency.
+    /// Arm): two parts (VAES-AVX2) stay interleaved, as their two chains hide each other's AES
+    /// latency.
     const FINISH_SPLIT: bool = Self::SPLIT && L::PARTS > 2;
 
     /// [`finish`](Self::finish) (with `last`) or [`finish_blank`](Self::finish_blank) by
@@ -551,16 +547,15 @@ pub(crate) struct FinishOp<'a, const D: usize> {
 /// [`FinishOp::run_from_first_round`] on lane type `L`.
 ///
 /// The two differ only for a one-shot call over several chunks, in LLVM's register
-/// allocation and scheduling of the code around the loop, so the choice is measured: the
-/// stored form where the lane type has 32 registers or 256-bit ones (AVX-512: the first-round
-/// form kept a register copy in the loop; VAES on `ymm`: LeMacX2 589 -> 754 Gbps on Zen 4),
-/// the first-round form on 16 `xmm` registers (AES-NI and one lane on AVX2, where the stored
-/// form lost 2-17%) and on the portable lanes.
+/// allocation and scheduling of the code around the loop, so the choice follows
+/// measurement (PERFORMANCE.md): the stored form where the lane type has 32 registers or
+/// 256-bit ones (on AVX-512 the first-round form keeps a register copy in the loop), the
+/// first-round form on 16 `xmm` registers (AES-NI and one lane on AVX2) and on the portable
+/// lanes.
 ///
 /// The code the two share around the loop (the nonce term, the result from `H`) is in the
-/// macros [`nonce_term!`] and [`result_from_h!`], not in helper functions: with helper
-/// functions LeMacX2/X4 on VAES-AVX512 lost 5-7% at 1 KiB and LeMacX4 on VAES-AVX2 6% at
-/// 64 KiB in the same measurement.
+/// macros [`nonce_term!`] and [`result_from_h!`], not in helper functions, which measured
+/// slower.
 const fn stored_form<L: Lanes>() -> bool {
     L::REGISTERS >= 32 || (L::REGISTERS > 0 && <L::Part as Lanes>::BYTES >= 32)
 }

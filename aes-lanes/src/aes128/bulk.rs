@@ -51,10 +51,7 @@ pub fn encrypt_records(token: Token, keys: &[u8], plains: &[u8], out: &mut [u8])
 /// Groups of four 4-lane values the kernel interleaves with lane type `L`: two where the
 /// lane type has 32 registers (AVX-512: 32 records at a time), one elsewhere (16 records; on
 /// VAES-AVX2 each value is two `ymm` registers, so one group is two interleaved register
-/// groups). Measured on Zen 3 (VAES-AVX2, 64 Ki records in memory, M records/s), by lanes per
-/// register and register groups: (1, 2) 145, (2, 1) 200, (2, 2) 280–290, (4, 1) 280–290,
-/// (4, 2) 265–294 with spills; AES-NI: (1, 1) 114, (1, 2) 140, (2, 2) 151, (4, 1) 150–156,
-/// (4, 2) 136.
+/// groups). More groups than that spill and measured no faster (see PERFORMANCE.md).
 struct Groups<L>(core::marker::PhantomData<L>);
 
 impl<L: Lanes> Groups<L> {

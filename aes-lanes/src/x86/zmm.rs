@@ -1,4 +1,4 @@
-//! Four lanes in an `__m512i` (VAES + AVX-512F).
+//! Four lanes in an `__m512i` (VAES + AVX-512F/VL/BW).
 
 use core::arch::x86_64::*;
 

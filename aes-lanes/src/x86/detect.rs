@@ -94,11 +94,15 @@ fn read() -> Cpu {
 fn read() -> Cpu {
     use core::arch::x86_64::{__cpuid, __cpuid_count, _xgetbv};
 
-    // CPUID exists on every x86-64 CPU; leaf 7 only where the maximum leaf reaches it.
-    let max_leaf = __cpuid(0).eax;
-    let l1 = __cpuid(1);
+    // `__cpuid` is a safe function in recent Rust and an unsafe one in older versions (the minimum
+    // supported version is older), hence the `unsafe` blocks that newer compilers call unused.
+    // SAFETY: CPUID exists on every x86-64 CPU.
+    #[allow(unused_unsafe)]
+    let (max_leaf, l1) = unsafe { (__cpuid(0).eax, __cpuid(1)) };
     let (l7_ebx, l7_ecx) = if max_leaf >= 7 {
-        let l7 = __cpuid_count(7, 0);
+        // SAFETY: leaf 7 exists (checked against the maximum leaf just above).
+        #[allow(unused_unsafe)]
+        let l7 = unsafe { __cpuid_count(7, 0) };
         (l7.ebx, l7.ecx)
     } else {
         (0, 0)

@@ -20,6 +20,7 @@ use crate::words::{SingleLane, Words};
 ///
 /// A tier's list holds every feature `rustc` enables for it, the implied ones included
 /// (`avx2` implies `avx`, `sse4.2`, …): a test compares it with `rustc --print cfg`.
+#[cfg_attr(not(any(x86_simd, arm_simd)), allow(unused_macros))]
 macro_rules! tier {
     (
         features: [$($f:tt),+ $(,)?],
@@ -112,10 +113,12 @@ impl Token {
             // and that checks every feature `avx2::enter` enables (one list in `avx2.rs`).
             #[allow(unsafe_code)]
             Backend::Avx2 => unsafe { avx2::enter(kernel) },
-            // The NEON tier is built only for targets with NEON, so its entry point is safe
-            // to call here.
             #[cfg(arm_simd)]
-            Backend::Neon => neon::enter(kernel),
+            // SAFETY: a `Token` for `Neon` exists only if `neon::detected()` returned true:
+            // the target has every feature `neon::enter` enables (one list in `neon.rs`), so
+            // every CPU running this build has them.
+            #[allow(unsafe_code)]
+            Backend::Neon => unsafe { neon::enter(kernel) },
             _ => portable(kernel),
         }
     }

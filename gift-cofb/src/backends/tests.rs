@@ -80,18 +80,19 @@ fn detection_covers_every_entry_point() {
     assert!(attrs.iter().all(|(p, _)| p.ends_with("backends.rs")), "{attrs:?}");
 }
 
-/// The feature lists of the tiers this build has.
-fn tiers() -> Vec<(Backend, &'static [&'static str], bool)> {
-    #[allow(unused_mut)]
-    let mut t: Vec<(Backend, &'static [&'static str], bool)> = Vec::new();
-    #[cfg(x86_simd)]
-    {
-        t.push((Backend::Avx512, super::avx512::FEATURES, super::avx512::detected()));
-        t.push((Backend::Avx2, super::avx2::FEATURES, super::avx2::detected()));
-    }
-    #[cfg(arm_simd)]
-    t.push((Backend::Neon, super::neon::FEATURES, super::neon::detected()));
-    t
+/// Each tier this build has: its backend, feature list and detection result.
+type Tier = (Backend, &'static [&'static str], bool);
+
+fn tiers() -> Vec<Tier> {
+    let all: &[fn() -> Tier] = &[
+        #[cfg(x86_simd)]
+        || (Backend::Avx512, super::avx512::FEATURES, super::avx512::detected()),
+        #[cfg(x86_simd)]
+        || (Backend::Avx2, super::avx2::FEATURES, super::avx2::detected()),
+        #[cfg(arm_simd)]
+        || (Backend::Neon, super::neon::FEATURES, super::neon::detected()),
+    ];
+    all.iter().map(|f| f()).collect()
 }
 
 #[test]

@@ -174,15 +174,26 @@ fn kat_tampered_single_message_fails_and_zeroes() {
                     .is_err(),
                 "{backend}: Count = {count}"
             );
-            assert!(buf.iter().all(|&b| b == 0), "{backend}: not zeroed, Count = {count}");
+            assert!(
+                buf.iter().all(|&b| b == 0),
+                "{backend}: not zeroed, Count = {count}"
+            );
             // Separate input and output buffers: the output is zeroed too.
             let mut out = vec![0xa5; ct.len()];
             assert!(
                 cipher
-                    .decrypt_inout_detached(&nonce, v.aad, InOutBuf::new(ct, &mut out).unwrap(), &tag)
+                    .decrypt_inout_detached(
+                        &nonce,
+                        v.aad,
+                        InOutBuf::new(ct, &mut out).unwrap(),
+                        &tag
+                    )
                     .is_err()
             );
-            assert!(out.iter().all(|&b| b == 0), "{backend}: not zeroed, Count = {count}");
+            assert!(
+                out.iter().all(|&b| b == 0),
+                "{backend}: not zeroed, Count = {count}"
+            );
             // A changed AD fails too.
             let mut ad = v.aad.to_vec();
             ad.push(0);
@@ -190,7 +201,10 @@ fn kat_tampered_single_message_fails_and_zeroes() {
                 msg: v.ciphertext,
                 aad: &ad,
             };
-            assert!(cipher.decrypt(&nonce, payload).is_err(), "{backend}: Count = {count}");
+            assert!(
+                cipher.decrypt(&nonce, payload).is_err(),
+                "{backend}: Count = {count}"
+            );
         }
     }
 }
@@ -201,8 +215,10 @@ fn kat_tampered_batch_fails_alone() {
     for backend in Backend::available() {
         let cipher =
             GiftCofb::new_with_backend(kats[0].1.key.try_into().unwrap(), backend).unwrap();
-        let nonces: Vec<Nonce<GiftCofb>> =
-            kats.iter().map(|(_, v)| v.nonce.try_into().unwrap()).collect();
+        let nonces: Vec<Nonce<GiftCofb>> = kats
+            .iter()
+            .map(|(_, v)| v.nonce.try_into().unwrap())
+            .collect();
         // Every third entry tampered.
         let inputs: Vec<Vec<u8>> = kats
             .iter()

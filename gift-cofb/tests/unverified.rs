@@ -76,7 +76,10 @@ fn tampered(b: &Batch, flip: Flip) -> (Vec<Vec<u8>>, Vec<Tag<GiftCofb>>) {
 fn check(bufs: &[Vec<u8>], what: &str) {
     for (i, buf) in bufs.iter().enumerate() {
         if i == BAD {
-            assert!(buf.iter().all(|&x| x == 0), "{what}: unverified bytes reachable");
+            assert!(
+                buf.iter().all(|&x| x == 0),
+                "{what}: unverified bytes reachable"
+            );
         } else {
             assert_eq!(*buf, plaintext(i), "{what}: message {i}");
         }
@@ -160,7 +163,12 @@ fn encryption_clears_the_verified_mark() {
     for backend in Backend::available() {
         let b = batch(backend);
         let mut buf = b.cts[0].clone();
-        let mut items = [BatchItem::with_tag(&b.nonces[0], b"ad", &mut buf, &b.tags[0])];
+        let mut items = [BatchItem::with_tag(
+            &b.nonces[0],
+            b"ad",
+            &mut buf,
+            &b.tags[0],
+        )];
         assert!(b.cipher.decrypt_batch(&mut items).is_ok());
         assert!(items[0].is_verified());
         b.cipher.encrypt_batch(&mut items);

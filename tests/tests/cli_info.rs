@@ -48,7 +48,10 @@ fn info_reports_each_algorithms_implementation() {
     let gift = gift_cofb::Backend::detect();
     let batch = line("GIFT-COFB (batch)");
     assert!(batch.contains(gift.name()), "{batch}");
-    assert!(batch.contains(&format!("{} messages", gift.lanes())), "{batch}");
+    assert!(
+        batch.contains(&format!("{} messages", gift.lanes())),
+        "{batch}"
+    );
     let single = line("GIFT-COFB (one message)");
     assert!(single.ends_with(gift.single_message().name()), "{single}");
     let available = line("GIFT-COFB backends available:");

@@ -116,7 +116,10 @@ fn implementations() -> Vec<(&'static str, String)> {
             "LeMacX4",
             LeMacKeyX4::new(&[0; 16]).implementation_name().into(),
         ),
-        ("GIFT-COFB (one message)", gift.single_message().name().into()),
+        (
+            "GIFT-COFB (one message)",
+            gift.single_message().name().into(),
+        ),
         (
             "GIFT-COFB (batch)",
             format!("{} ({} messages per step)", gift.name(), gift.lanes()),

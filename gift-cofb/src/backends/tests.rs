@@ -77,7 +77,10 @@ fn detection_covers_every_entry_point() {
     ];
     let found: Vec<&str> = attrs.iter().map(|(_, a)| a.as_str()).collect();
     assert_eq!(found, expected, "{attrs:#?}");
-    assert!(attrs.iter().all(|(p, _)| p.ends_with("backends.rs")), "{attrs:?}");
+    assert!(
+        attrs.iter().all(|(p, _)| p.ends_with("backends.rs")),
+        "{attrs:?}"
+    );
 }
 
 /// Each tier this build has: its backend, feature list and detection result.
@@ -86,11 +89,29 @@ type Tier = (Backend, &'static [&'static str], bool);
 fn tiers() -> Vec<Tier> {
     let all: &[fn() -> Tier] = &[
         #[cfg(x86_simd)]
-        || (Backend::Avx512, super::avx512::FEATURES, super::avx512::detected()),
+        || {
+            (
+                Backend::Avx512,
+                super::avx512::FEATURES,
+                super::avx512::detected(),
+            )
+        },
         #[cfg(x86_simd)]
-        || (Backend::Avx2, super::avx2::FEATURES, super::avx2::detected()),
+        || {
+            (
+                Backend::Avx2,
+                super::avx2::FEATURES,
+                super::avx2::detected(),
+            )
+        },
         #[cfg(arm_simd)]
-        || (Backend::Neon, super::neon::FEATURES, super::neon::detected()),
+        || {
+            (
+                Backend::Neon,
+                super::neon::FEATURES,
+                super::neon::detected(),
+            )
+        },
     ];
     all.iter().map(|f| f()).collect()
 }
@@ -114,7 +135,8 @@ fn rustc_features(fs: &[&str]) -> std::collections::BTreeSet<String> {
     cmd.args(["--print", "cfg", "--target", "x86_64-unknown-linux-gnu"]);
     if !fs.is_empty() {
         let list: Vec<String> = fs.iter().map(|f| std::format!("+{f}")).collect();
-        cmd.arg("-C").arg(std::format!("target-feature={}", list.join(",")));
+        cmd.arg("-C")
+            .arg(std::format!("target-feature={}", list.join(",")));
     }
     let out = cmd
         .output()

@@ -25,7 +25,9 @@ mod driver;
 /// For [`GiftCofb::encrypt_batch`] build it with [`BatchItem::new`]; the tag
 /// is written by the call. For [`GiftCofb::decrypt_batch`] build it with
 /// [`BatchItem::with_tag`]; after the call, [`BatchItem::is_verified`] says
-/// whether this message authenticated (a message that did not is zeroed).
+/// whether this message authenticated. A message that did not is zero-filled
+/// before the call returns, so its buffer never holds unverified plaintext
+/// afterwards (see [`GiftCofb::decrypt_batch`] for the exact guarantee).
 #[derive(Debug)]
 pub struct BatchItem<'a> {
     pub(crate) nonce: &'a Nonce<GiftCofb>,

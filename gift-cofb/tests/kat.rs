@@ -1,6 +1,11 @@
 //! The NIST LWC known-answer tests (1089 entries, `data/gift-cofb.blb` in `aead::dev`'s blob
 //! format) with `aead::dev`'s checks on every backend this CPU can run, through the batch API
 //! on every backend, plus tamper checks.
+//!
+//! The blob holds, per entry in file order, Key, Nonce, AD, PT and CT (ciphertext || tag) of
+//! the GIFT-COFB submission's `LWC_AEAD_KAT_128_128.txt` (SHA-256 of the text file, LF line
+//! endings: 934e102dd868bf6094cce35c5cb1051f05c7a2adbce1d4488abc47408b7fb386), written as hex
+//! lines and converted with `blobby`'s `encode` tool.
 
 use gift_cofb::aead::consts::U16;
 use gift_cofb::aead::dev::{TestVector, pass_test};

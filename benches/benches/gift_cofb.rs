@@ -92,7 +92,7 @@ fn batch(c: &mut Criterion) {
         let mut g = c.benchmark_group(format!("gift-cofb/batch-encrypt/{size}B-per-message"));
         configure(&mut g);
         for backend in Backend::available() {
-            let gift = GiftCofb::with_backend(&[7u8; 16].into(), backend).unwrap();
+            let gift = GiftCofb::new_with_backend(&[7u8; 16].into(), backend).unwrap();
             let n = backend.lanes();
             let mut bufs = vec![vec![0u8; size]; n];
             g.throughput(Throughput::Bytes((n * size) as u64));
@@ -127,7 +127,7 @@ fn batch(c: &mut Criterion) {
         let mut g = c.benchmark_group(format!("gift-cofb/batch-decrypt/{size}B-per-message"));
         configure(&mut g);
         for backend in Backend::available() {
-            let gift = GiftCofb::with_backend(&[7u8; 16].into(), backend).unwrap();
+            let gift = GiftCofb::new_with_backend(&[7u8; 16].into(), backend).unwrap();
             let n = backend.lanes();
             let mut cts = vec![vec![0u8; size]; n];
             let mut items: Vec<BatchItem> = nonces

@@ -51,7 +51,7 @@ fuzz_target!(|data: &[u8]| {
     let Some((key, msgs)) = parse(data) else {
         return;
     };
-    let reference = GiftCofb::with_backend(&key.into(), Backend::Portable).unwrap();
+    let reference = GiftCofb::new_with_backend(&key.into(), Backend::Portable).unwrap();
     let expected: Vec<(Vec<u8>, Tag<GiftCofb>)> = msgs
         .iter()
         .map(|m| {
@@ -66,7 +66,7 @@ fuzz_target!(|data: &[u8]| {
     let _ = GiftCofb::new(&key.into());
 
     for backend in Backend::available() {
-        let cipher = GiftCofb::with_backend(&key.into(), backend).unwrap();
+        let cipher = GiftCofb::new_with_backend(&key.into(), backend).unwrap();
 
         let mut bufs: Vec<Vec<u8>> = msgs.iter().map(|m| m.pt.clone()).collect();
         let mut items: Vec<BatchItem> = msgs

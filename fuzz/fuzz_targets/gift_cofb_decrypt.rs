@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
     let (ad, ct_and_tag) = rest.split_at(ad_len);
 
     for backend in Backend::available() {
-        let cipher = GiftCofb::with_backend(&key.into(), backend).unwrap();
+        let cipher = GiftCofb::new_with_backend(&key.into(), backend).unwrap();
 
         // Vec API: must reject (too short, or a wrong tag).
         assert!(

@@ -1,259 +1,133 @@
-//! Backend selection for the batch API: which SIMD width runs the messages.
+//! The SIMD tiers: detection and `#[target_feature]` entry points, both generated from one
+//! feature list per tier by [`tier!`], and the dispatch from a [`Token`] to its entry point.
 //!
-//! Detection uses `cpufeatures` (cached after the first call). A build with
-//! `-C target-feature=+avx512f` (or `+avx2`) makes it a compile-time
-//! constant. The NEON backend exists when the target has `neon` enabled
-//! (always the case on `aarch64-unknown-linux-gnu` and `aarch64-unknown-none`).
+//! The algorithm is written once, generic over [`Words`] (the cipher, the one-message mode and
+//! the batch driver); a [`Kernel`] is one such computation, and a tier's entry point runs it
+//! with the tier's word types, compiled with the tier's features.
 
-use core::fmt;
-use core::str::FromStr;
+use crate::backend::{Backend, Token};
+use crate::words::{SingleLane, Words};
 
-use aead::inout::InOutBuf;
-
-use crate::batch::{BatchItem, Direction};
-use crate::gift128::RoundKeys;
-
-#[cfg(all(
-    any(target_arch = "x86_64", target_arch = "x86"),
-    target_feature = "sse2"
-))]
-mod avx2;
-#[cfg(all(
-    any(target_arch = "x86_64", target_arch = "x86"),
-    target_feature = "sse2"
-))]
-mod avx512;
-#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-mod neon;
-
-#[cfg(all(
-    any(target_arch = "x86_64", target_arch = "x86"),
-    target_feature = "sse2"
-))]
-cpufeatures::new!(cpuid_avx2, "avx2");
-#[cfg(all(
-    any(target_arch = "x86_64", target_arch = "x86"),
-    target_feature = "sse2"
-))]
-cpufeatures::new!(cpuid_avx512, "avx512f", "avx512vl");
-
-/// A batch backend: how many messages run side by side, and with which
-/// instructions.
+/// Defines a SIMD tier from ONE list of CPU features: the `#[target_feature]` attributes of
+/// its entry point `enter`, its check `detected()` and the list `FEATURES` (for tests) all
+/// expand from that list, so the check cannot miss a feature the entry point enables.
 ///
-/// All backends compute exactly the same results; they differ only in speed.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Backend {
-    /// AVX-512F + AVX-512VL: 16 messages per batch step, one per 32-bit
-    /// lane, as two independent groups of 8 in `ymm` registers with
-    /// `vpternlogd`/`vprold`; single messages keep the state in `xmm`
-    /// registers with the same instructions.
-    Avx512,
-    /// AVX2: 8 messages, one per 32-bit lane of `ymm` registers.
-    Avx2,
-    /// NEON (aarch64): 4 messages, one per 32-bit lane of `q` registers.
-    Neon,
-    /// Portable fixsliced code, one message after the other.
-    Portable,
-}
+/// * `features`: checked at run time with `cpufeatures` (`detect: runtime`), or, for a tier
+///   whose module is built only for targets that have them, with `cfg!(target_feature)`
+///   (`detect: compile_time`).
+/// * `own`: features `cpufeatures` has no name for, each with the function that checks it.
+/// * `batch`, `single`: the word types `enter` runs a [`Kernel`] with.
+///
+/// A tier's list holds every feature `rustc` enables for it, the implied ones included
+/// (`avx2` implies `avx`, `sse4.2`, …): a test compares it with `rustc --print cfg`.
+#[cfg_attr(not(any(x86_simd, arm_simd)), allow(unused_macros))]
+macro_rules! tier {
+    (
+        features: [$($f:tt),+ $(,)?],
+        $(own: [$($of:tt => $check:path),+ $(,)?],)?
+        detect: $how:ident,
+        batch: $batch:ty,
+        single: $single:ty $(,)?
+    ) => {
+        /// Every CPU feature [`enter`] is compiled with, as [`detected`] checks them.
+        #[cfg_attr(not(test), allow(dead_code))]
+        pub(crate) const FEATURES: &[&str] = &[$($f),+ $($(, $of)+)?];
 
-/// The requested backend cannot run on this CPU (or was not compiled for this
-/// target).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct BackendUnavailable(pub Backend);
+        tier!(@detect $how, [$($f),+] $(, [$($check),+])?);
 
-impl fmt::Display for BackendUnavailable {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the {} backend is not available on this CPU",
-            self.0.name()
-        )
-    }
-}
-
-impl core::error::Error for BackendUnavailable {}
-
-/// The name given to [`Backend::from_str`] is not a backend.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct UnknownBackend;
-
-impl fmt::Display for UnknownBackend {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("unknown backend (expected avx512, avx2, neon or portable)")
-    }
-}
-
-impl core::error::Error for UnknownBackend {}
-
-impl Backend {
-    /// Every backend, fastest first.
-    pub const ALL: [Backend; 4] = [
-        Backend::Avx512,
-        Backend::Avx2,
-        Backend::Neon,
-        Backend::Portable,
-    ];
-
-    /// The fastest backend this CPU can run.
-    pub fn detect() -> Backend {
-        Self::ALL
-            .into_iter()
-            .find(|b| b.is_available())
-            .unwrap_or(Backend::Portable)
-    }
-
-    /// Every backend this CPU can run, fastest first (always ends with
-    /// [`Backend::Portable`]).
-    pub fn available() -> impl Iterator<Item = Backend> {
-        Self::ALL.into_iter().filter(|b| b.is_available())
-    }
-
-    /// Whether this CPU (and this build) can run the backend.
-    pub fn is_available(self) -> bool {
-        match self {
-            Backend::Portable => true,
-            #[cfg(all(
-                any(target_arch = "x86_64", target_arch = "x86"),
-                target_feature = "sse2"
-            ))]
-            Backend::Avx512 => cpuid_avx512::get(),
-            #[cfg(all(
-                any(target_arch = "x86_64", target_arch = "x86"),
-                target_feature = "sse2"
-            ))]
-            Backend::Avx2 => cpuid_avx2::get(),
-            #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-            Backend::Neon => true,
-            #[allow(unreachable_patterns)]
-            _ => false,
+        /// The tier's entry point: runs `kernel` with the tier's word types, compiled with
+        /// exactly the features in [`FEATURES`]. Call it only after [`detected`] returned
+        /// `true` (a [`Token`](crate::Token) of the tier proves that).
+        $( #[target_feature(enable = $f)] )+
+        $($( #[target_feature(enable = $of)] )+)?
+        pub(crate) fn enter<K: $crate::backends::Kernel>(kernel: K) -> K::Output {
+            kernel.run::<$batch, $single>()
         }
-    }
+    };
+    (@detect runtime, [$($f:tt),+] $(, [$($check:path),+])?) => {
+        cpufeatures::new!(cpuid, $($f),+);
 
-    /// Short lower-case name: `avx512`, `avx2`, `neon` or `portable`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Backend::Avx512 => "avx512",
-            Backend::Avx2 => "avx2",
-            Backend::Neon => "neon",
-            Backend::Portable => "portable",
+        /// Whether this CPU has every feature in [`FEATURES`] (cached after the first call).
+        pub(crate) fn detected() -> bool {
+            cpuid::get() $($( && $check() )+)?
         }
-    }
-
-    /// A one-line description of the implementation behind the backend.
-    pub fn implementation_name(self) -> &'static str {
-        match self {
-            Backend::Avx512 => {
-                "AVX-512F, 16 messages per batch step (fixsliced GIFT-128 in zmm lanes)"
-            }
-            Backend::Avx2 => "AVX2, 8 messages per batch step (fixsliced GIFT-128 in ymm lanes)",
-            Backend::Neon => {
-                "NEON, 4 messages per batch step (fixsliced GIFT-128 in q-register lanes)"
-            }
-            Backend::Portable => {
-                "portable fixsliced GIFT-128 (32-bit words), one message at a time"
-            }
+    };
+    (@detect compile_time, [$($f:tt),+]) => {
+        /// Whether the target has every feature in [`FEATURES`] (then every CPU that runs
+        /// this build has them).
+        pub(crate) const fn detected() -> bool {
+            cfg!(all($(target_feature = $f),+))
         }
-    }
-
-    /// How many messages one batch step processes side by side.
-    pub fn lanes(self) -> usize {
-        match self {
-            Backend::Avx512 => 16,
-            Backend::Avx2 => 8,
-            Backend::Neon => 4,
-            Backend::Portable => 1,
-        }
-    }
-
-    /// `Ok(self)` when available, else [`BackendUnavailable`].
-    pub fn require(self) -> Result<Backend, BackendUnavailable> {
-        if self.is_available() {
-            Ok(self)
-        } else {
-            Err(BackendUnavailable(self))
-        }
-    }
+    };
 }
 
-impl fmt::Display for Backend {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
+#[cfg(x86_simd)]
+mod avx2;
+#[cfg(x86_simd)]
+mod avx512;
+#[cfg(arm_simd)]
+mod neon;
+#[cfg(x86_simd)]
+mod x86;
+
+/// A computation written once over the word types, run by a tier's entry point: `B` holds
+/// `B::LANES` messages (the batch type), `S` one message.
+///
+/// `run` and everything it calls are `#[inline(always)]` and carry no `#[target_feature]`,
+/// so each entry point compiles its own copy with its own features.
+pub(crate) trait Kernel {
+    /// What the computation returns.
+    type Output;
+    /// Runs the computation with the batch word type `B` and the one-message word type `S`.
+    fn run<B: Words, S: SingleLane>(self) -> Self::Output;
 }
 
-impl FromStr for Backend {
-    type Err = UnknownBackend;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|b| b.name().eq_ignore_ascii_case(s))
-            .ok_or(UnknownBackend)
-    }
-}
-
-/// Runs a whole batch on `backend`, `backend.lanes()` messages at a time.
-/// `backend` must be available (checked by the caller, when it was chosen).
-pub(crate) fn run_batch(
-    backend: Backend,
-    rk: &RoundKeys,
-    items: &mut [BatchItem<'_>],
-    dir: Direction,
-) {
+/// Whether this CPU can run `backend`.
+pub(crate) fn detected(backend: Backend) -> bool {
     match backend {
-        #[cfg(all(
-            any(target_arch = "x86_64", target_arch = "x86"),
-            target_feature = "sse2"
-        ))]
-        Backend::Avx512 => avx512::run_detected(rk, items, dir),
-        #[cfg(all(
-            any(target_arch = "x86_64", target_arch = "x86"),
-            target_feature = "sse2"
-        ))]
-        Backend::Avx2 => avx2::run_detected(rk, items, dir),
-        #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
-        Backend::Neon => {
-            neon::run(rk, items, dir);
+        Backend::Portable => true,
+        #[cfg(x86_simd)]
+        Backend::Avx512 => avx512::detected(),
+        #[cfg(x86_simd)]
+        Backend::Avx2 => avx2::detected(),
+        #[cfg(arm_simd)]
+        Backend::Neon => neon::detected(),
+        #[allow(unreachable_patterns)]
+        _ => false,
+    }
+}
+
+impl Token {
+    /// Runs `kernel` on this token's tier (once per message or batch call, never per block).
+    #[inline]
+    pub(crate) fn run<K: Kernel>(self, kernel: K) -> K::Output {
+        match self.backend() {
+            #[cfg(x86_simd)]
+            // SAFETY: a `Token` for `Avx512` exists only if `avx512::detected()` returned
+            // true, and that checks every feature `avx512::enter` enables (both expand from
+            // the one list in `avx512.rs`).
+            #[allow(unsafe_code)]
+            Backend::Avx512 => unsafe { avx512::enter(kernel) },
+            #[cfg(x86_simd)]
+            // SAFETY: a `Token` for `Avx2` exists only if `avx2::detected()` returned true,
+            // and that checks every feature `avx2::enter` enables (one list in `avx2.rs`).
+            #[allow(unsafe_code)]
+            Backend::Avx2 => unsafe { avx2::enter(kernel) },
+            #[cfg(arm_simd)]
+            // SAFETY: a `Token` for `Neon` exists only if `neon::detected()` returned true:
+            // the target has every feature `neon::enter` enables (one list in `neon.rs`), so
+            // every CPU running this build has them.
+            #[allow(unsafe_code)]
+            Backend::Neon => unsafe { neon::enter(kernel) },
+            _ => portable(kernel),
         }
-        _ => crate::batch::run_portable(rk, items, dir),
     }
 }
 
-/// Single-message encryption on `backend` (AVX-512 has its own; every other
-/// backend uses the portable code).
-pub(crate) fn encrypt_single(
-    backend: Backend,
-    rk: &RoundKeys,
-    nonce: &[u8; 16],
-    ad: &[u8],
-    buffer: InOutBuf<'_, '_, u8>,
-) -> [u8; 16] {
-    match backend {
-        #[cfg(all(
-            any(target_arch = "x86_64", target_arch = "x86"),
-            target_feature = "sse2"
-        ))]
-        Backend::Avx512 => avx512::encrypt_single_detected(rk, nonce, ad, buffer),
-        _ => crate::cofb::encrypt(rk, nonce, ad, buffer),
-    }
+/// The portable entry point: 32-bit words, one message at a time.
+fn portable<K: Kernel>(kernel: K) -> K::Output {
+    kernel.run::<u32, u32>()
 }
 
-/// Single-message decryption on `backend`; `false` (and a zeroed buffer) if
-/// the tag does not verify.
-pub(crate) fn decrypt_single(
-    backend: Backend,
-    rk: &RoundKeys,
-    nonce: &[u8; 16],
-    ad: &[u8],
-    buffer: InOutBuf<'_, '_, u8>,
-    tag: &[u8; 16],
-) -> bool {
-    match backend {
-        #[cfg(all(
-            any(target_arch = "x86_64", target_arch = "x86"),
-            target_feature = "sse2"
-        ))]
-        Backend::Avx512 => avx512::decrypt_single_detected(rk, nonce, ad, buffer, tag),
-        _ => crate::cofb::decrypt(rk, nonce, ad, buffer, tag),
-    }
-}
+#[cfg(test)]
+mod tests;

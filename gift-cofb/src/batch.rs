@@ -13,24 +13,11 @@
 use aead::{Nonce, Tag};
 
 use crate::GiftCofb;
+use crate::backends::Kernel;
 use crate::gift128::RoundKeys;
+use crate::words::{SingleLane, Words};
 
-#[cfg(any(
-    all(
-        any(target_arch = "x86_64", target_arch = "x86"),
-        target_feature = "sse2"
-    ),
-    all(target_arch = "aarch64", target_feature = "neon"),
-))]
 mod driver;
-#[cfg(any(
-    all(
-        any(target_arch = "x86_64", target_arch = "x86"),
-        target_feature = "sse2"
-    ),
-    all(target_arch = "aarch64", target_feature = "neon"),
-))]
-pub(crate) use driver::run;
 
 /// One message of a batch: nonce, associated data, the message buffer
 /// (transformed in place) and its tag.
@@ -38,7 +25,9 @@ pub(crate) use driver::run;
 /// For [`GiftCofb::encrypt_batch`] build it with [`BatchItem::new`]; the tag
 /// is written by the call. For [`GiftCofb::decrypt_batch`] build it with
 /// [`BatchItem::with_tag`]; after the call, [`BatchItem::is_verified`] says
-/// whether this message authenticated (a message that did not is zeroed).
+/// whether this message authenticated. A message that did not is zero-filled
+/// before the call returns, so its buffer never holds unverified plaintext
+/// afterwards (see [`GiftCofb::decrypt_batch`] for the exact guarantee).
 #[derive(Debug)]
 pub struct BatchItem<'a> {
     pub(crate) nonce: &'a Nonce<GiftCofb>,
@@ -105,24 +94,50 @@ pub(crate) enum Direction {
     Decrypt,
 }
 
-/// The portable batch path: one message after the other.
-pub(crate) fn run_portable(rk: &RoundKeys, items: &mut [BatchItem<'_>], dir: Direction) {
-    for item in items {
-        let buf = aead::inout::InOutBuf::from(&mut *item.buffer);
-        match dir {
-            Direction::Encrypt => {
-                item.tag = crate::cofb::encrypt(rk, item.nonce.as_ref(), item.ad, buf).into();
+/// A batch call as a [`Kernel`]: `B::LANES` messages at a time through the multi-lane driver,
+/// or, where `B` has one lane (the portable tier), one message after the other with `S`.
+pub(crate) struct BatchKernel<'k, 'a> {
+    pub(crate) rk: &'k RoundKeys,
+    pub(crate) items: &'k mut [BatchItem<'a>],
+    pub(crate) dir: Direction,
+}
+
+impl Kernel for BatchKernel<'_, '_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<B: Words, S: SingleLane>(self) {
+        let BatchKernel { rk, items, dir } = self;
+        if B::LANES == 1 {
+            for item in items {
+                one_message::<S>(rk, item, dir);
             }
-            Direction::Decrypt => {
-                let tag: [u8; 16] = item.tag.into();
-                item.verified = Some(crate::cofb::decrypt(
-                    rk,
-                    item.nonce.as_ref(),
-                    item.ad,
-                    buf,
-                    &tag,
-                ));
+        } else {
+            for chunk in items.chunks_mut(B::LANES) {
+                driver::run::<B>(rk, chunk, dir);
             }
+        }
+    }
+}
+
+/// One item through the one-message code.
+#[inline(always)]
+fn one_message<S: SingleLane>(rk: &RoundKeys, item: &mut BatchItem<'_>, dir: Direction) {
+    let buf = aead::inout::InOutBuf::from(&mut *item.buffer);
+    match dir {
+        Direction::Encrypt => {
+            item.tag = crate::cofb::encrypt_with::<S>(rk, item.nonce.as_ref(), item.ad, buf).into();
+            item.verified = None;
+        }
+        Direction::Decrypt => {
+            let tag: [u8; 16] = item.tag.into();
+            item.verified = Some(crate::cofb::decrypt_with::<S>(
+                rk,
+                item.nonce.as_ref(),
+                item.ad,
+                buf,
+                &tag,
+            ));
         }
     }
 }

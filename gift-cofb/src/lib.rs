@@ -5,6 +5,7 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+mod backend;
 mod backends;
 mod batch;
 mod cofb;
@@ -25,10 +26,11 @@ use cipher::{
     ParBlocksSizeUser,
 };
 
-pub use backends::{Backend, BackendUnavailable, UnknownBackend};
+pub use backend::{Backend, Token, Unavailable};
 pub use batch::BatchItem;
 
-use batch::Direction;
+use batch::{BatchKernel, Direction};
+use cofb::{DecryptOne, EncryptOne};
 use gift128::{RoundKeys, block_to_words, words_to_block};
 
 /// GIFT-COFB: 128-bit key, 128-bit nonce, 128-bit tag appended to the
@@ -38,37 +40,51 @@ use gift128::{RoundKeys, block_to_words, words_to_block};
 /// `AeadInPlace` which follow from it), or many messages at once with
 /// [`GiftCofb::encrypt_batch`] / [`GiftCofb::decrypt_batch`].
 ///
-/// The key schedule (80 words) is computed once, in [`KeyInit::new`].
+/// The key schedule (80 words) is computed once, in [`KeyInit::new`], and
+/// the fastest [`Backend`] is picked there, once;
+/// [`new_with_backend`](Self::new_with_backend) forces one.
+///
+/// A nonce must never be used twice with the same key. On a tag mismatch
+/// decryption returns [`Error`] and the output buffer is zero-filled.
 #[derive(Clone)]
 pub struct GiftCofb {
     keys: RoundKeys,
-    backend: Backend,
+    token: Token,
 }
 
 impl GiftCofb {
-    /// A cipher whose batch calls use `backend`, or an error if this CPU
-    /// cannot run it. ([`KeyInit::new`] picks [`Backend::detect`].)
-    pub fn with_backend(key: &Key<Self>, backend: Backend) -> Result<Self, BackendUnavailable> {
+    /// Creates an instance that runs on `backend`, or an error if this CPU (or
+    /// build) cannot run it.
+    ///
+    /// ```
+    /// use gift_cofb::{Backend, GiftCofb};
+    ///
+    /// let key = [0x42; 16].into();
+    /// for backend in Backend::available() {
+    ///     let cipher = GiftCofb::new_with_backend(&key, backend).unwrap();
+    ///     assert_eq!(cipher.backend(), backend);
+    /// }
+    /// let missing = Backend::ALL.into_iter().find(|b| !b.is_available());
+    /// if let Some(b) = missing {
+    ///     assert!(GiftCofb::new_with_backend(&key, b).is_err());
+    /// }
+    /// ```
+    pub fn new_with_backend(key: &Key<Self>, backend: Backend) -> Result<Self, Unavailable> {
         Ok(Self {
             keys: RoundKeys::new(key.as_ref()),
-            backend: backend.require()?,
+            token: backend.token()?,
         })
     }
 
-    /// Switches the backend used by batch calls.
-    pub fn set_backend(&mut self, backend: Backend) -> Result<(), BackendUnavailable> {
-        self.backend = backend.require()?;
-        Ok(())
-    }
-
-    /// The backend used by batch calls.
+    /// The backend this instance runs on: batches run on it; one message runs
+    /// on [`Backend::single_message`] of it.
     pub fn backend(&self) -> Backend {
-        self.backend
+        self.token.backend()
     }
 
-    /// Description of the implementation batch calls run on.
+    /// The backend's name, e.g. `"AVX512"`.
     pub fn implementation_name(&self) -> &'static str {
-        self.backend.implementation_name()
+        self.token.backend().name()
     }
 
     /// Encrypts every item in place and stores its tag in the item.
@@ -77,16 +93,31 @@ impl GiftCofb {
     /// messages may have different lengths and associated data. Any number of
     /// items is accepted; they run [`Backend::lanes`] at a time.
     pub fn encrypt_batch(&self, items: &mut [BatchItem<'_>]) {
-        backends::run_batch(self.backend, &self.keys, items, Direction::Encrypt);
+        self.token.run(BatchKernel {
+            rk: &self.keys,
+            items,
+            dir: Direction::Encrypt,
+        });
     }
 
     /// Decrypts every item in place and checks each tag (in constant time).
     ///
-    /// Items whose tag verifies hold their plaintext and report
-    /// [`BatchItem::is_verified`]; the others are zero-filled. Returns
-    /// `Err(Error)` if at least one item failed.
+    /// When this returns, every item holds either its verified plaintext
+    /// ([`BatchItem::is_verified`] is `true`) or only zeros (its tag did not
+    /// verify): the buffer of each message whose tag fails is zero-filled
+    /// before the call returns. No unverified plaintext is reachable
+    /// afterwards, whatever the caller does next (ignoring the result,
+    /// dropping or forgetting the items): nothing here depends on a destructor
+    /// running. The call does not panic.
+    ///
+    /// Returns `Err(Error)` if at least one item failed; the items that
+    /// verified still hold their plaintext.
     pub fn decrypt_batch(&self, items: &mut [BatchItem<'_>]) -> Result<(), Error> {
-        backends::run_batch(self.backend, &self.keys, items, Direction::Decrypt);
+        self.token.run(BatchKernel {
+            rk: &self.keys,
+            items: &mut *items,
+            dir: Direction::Decrypt,
+        });
         if items.iter().all(BatchItem::is_verified) {
             Ok(())
         } else {
@@ -98,7 +129,7 @@ impl GiftCofb {
 impl fmt::Debug for GiftCofb {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("GiftCofb")
-            .field("backend", &self.backend)
+            .field("backend", &self.backend())
             .finish_non_exhaustive()
     }
 }
@@ -111,7 +142,7 @@ impl KeyInit for GiftCofb {
     fn new(key: &Key<Self>) -> Self {
         Self {
             keys: RoundKeys::new(key.as_ref()),
-            backend: Backend::detect(),
+            token: Token::detect(),
         }
     }
 }
@@ -129,16 +160,17 @@ impl AeadInOut for GiftCofb {
         associated_data: &[u8],
         buffer: InOutBuf<'_, '_, u8>,
     ) -> aead::Result<Tag<Self>> {
-        let tag = backends::encrypt_single(
-            self.backend,
-            &self.keys,
-            nonce.as_ref(),
-            associated_data,
+        let tag = self.token.single_message().run(EncryptOne {
+            rk: &self.keys,
+            nonce: nonce.as_ref(),
+            ad: associated_data,
             buffer,
-        );
+        });
         Ok(tag.into())
     }
 
+    /// Decrypts in one pass; if the tag does not verify (constant-time
+    /// comparison), the output buffer is zero-filled before `Err` returns.
     fn decrypt_inout_detached(
         &self,
         nonce: &Nonce<Self>,
@@ -146,18 +178,14 @@ impl AeadInOut for GiftCofb {
         buffer: InOutBuf<'_, '_, u8>,
         tag: &Tag<Self>,
     ) -> aead::Result<()> {
-        if backends::decrypt_single(
-            self.backend,
-            &self.keys,
-            nonce.as_ref(),
-            associated_data,
+        let ok = self.token.single_message().run(DecryptOne {
+            rk: &self.keys,
+            nonce: nonce.as_ref(),
+            ad: associated_data,
             buffer,
-            tag.as_ref(),
-        ) {
-            Ok(())
-        } else {
-            Err(Error)
-        }
+            tag: tag.as_ref(),
+        });
+        if ok { Ok(()) } else { Err(Error) }
     }
 }
 

@@ -15,19 +15,6 @@
 /// One 32-bit word per lane, with the operations fixsliced GIFT-128 needs.
 ///
 /// Shift and rotation amounts are const generics, always in `1..=31`.
-///
-/// The multi-lane items (`LANES`, loads, stores, transposes) are only used by
-/// the SIMD batch driver, which targets without a SIMD backend do not build.
-#[cfg_attr(
-    not(any(
-        all(
-            any(target_arch = "x86_64", target_arch = "x86"),
-            target_feature = "sse2"
-        ),
-        all(target_arch = "aarch64", target_feature = "neon"),
-    )),
-    allow(dead_code)
-)]
 pub(crate) trait Words: Copy {
     /// Number of independent lanes (messages) in one value.
     const LANES: usize;

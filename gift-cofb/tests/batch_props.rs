@@ -80,10 +80,10 @@ proptest! {
         tamper_at in any::<prop::sample::Index>(),
         tamper_bit in any::<prop::sample::Index>(),
     ) {
-        let reference_cipher = GiftCofb::with_backend(&key.into(), Backend::Portable).unwrap();
+        let reference_cipher = GiftCofb::new_with_backend(&key.into(), Backend::Portable).unwrap();
         let expected = reference(&reference_cipher, &msgs);
         for backend in Backend::available() {
-            let cipher = GiftCofb::with_backend(&key.into(), backend).unwrap();
+            let cipher = GiftCofb::new_with_backend(&key.into(), backend).unwrap();
 
             // Encrypt.
             let mut bufs: Vec<Vec<u8>> = msgs.iter().map(|m| m.pt.clone()).collect();
@@ -152,7 +152,7 @@ proptest! {
         bit in any::<prop::sample::Index>(),
     ) {
         for backend in Backend::available() {
-        let cipher = GiftCofb::with_backend(&key.into(), backend).unwrap();
+        let cipher = GiftCofb::new_with_backend(&key.into(), backend).unwrap();
         let mut buf = msg.pt.clone();
         let tag = cipher.encrypt_inout_detached(&msg.nonce, &msg.ad, (&mut buf[..]).into()).unwrap();
         let ct = buf.clone();

@@ -6,12 +6,11 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use aes_lanes::Backend;
 use aes_lanes::aes128::{RECORD, encrypt_records};
 use anyhow::{Context, Result};
 use gift_cofb::{BatchItem, GiftCofb};
 use hiae::aead::inout::InOutBuf;
-use hiae::{AeadInOut, Hiae, HiaeX2, HiaeX4, Unavailable};
+use hiae::{AeadInOut, Hiae, HiaeX2, HiaeX4};
 use lemac::{LeMacKeyGeneric, Supported, Width};
 
 /// Options of `aeadfast bench`.
@@ -67,42 +66,43 @@ fn parse_secs(s: &str) -> Result<f64, String> {
     }
 }
 
-/// The backend a cell runs on: the AES lane tiers, or GIFT-COFB's own.
-#[derive(Clone, Copy, Debug)]
-enum Engine {
-    Lanes(Backend),
-    Gift(gift_cofb::Backend),
+/// What every library crate's `Backend` offers: the backends this CPU can run, and their
+/// names.
+trait Backends: Copy + 'static {
+    fn available() -> Vec<Self>;
+    fn name(self) -> &'static str;
 }
 
-impl Engine {
-    fn name(self) -> &'static str {
-        match self {
-            Engine::Lanes(b) => b.name(),
-            Engine::Gift(b) => b.name(),
+macro_rules! backends {
+    ($($t:ty),*) => {$(
+        impl Backends for $t {
+            fn available() -> Vec<Self> {
+                <$t>::available().collect()
+            }
+            fn name(self) -> &'static str {
+                <$t>::name(self)
+            }
         }
-    }
+    )*};
+}
+// hiae and lemac run on the aes-lanes tiers (`hiae::Backend` is `aes_lanes::Backend`).
+backends!(aes_lanes::Backend, gift_cofb::Backend);
 
-    fn lanes(self) -> Backend {
-        match self {
-            Engine::Lanes(b) => b,
-            Engine::Gift(_) => unreachable!("an AES lane case got a GIFT-COFB backend"),
-        }
-    }
-
-    fn gift(self) -> gift_cofb::Backend {
-        match self {
-            Engine::Gift(b) => b,
-            Engine::Lanes(_) => unreachable!("a GIFT-COFB case got an AES lane backend"),
-        }
-    }
+/// One row of the table: a backend, and how to prepare a measurement of a message size on it.
+struct Row {
+    backend: &'static str,
+    make: Box<dyn Fn(usize) -> Job>,
 }
 
-fn lane_engines() -> Vec<Engine> {
-    Backend::available().map(Engine::Lanes).collect()
-}
-
-fn gift_engines() -> Vec<Engine> {
-    gift_cofb::Backend::available().map(Engine::Gift).collect()
+/// A row per backend the crate reports as available, each measured by `make`.
+fn rows<B: Backends>(make: fn(B, usize) -> Job) -> Vec<Row> {
+    B::available()
+        .into_iter()
+        .map(|b| Row {
+            backend: b.name(),
+            make: Box::new(move |size| make(b, size)),
+        })
+        .collect()
 }
 
 /// A prepared measurement: one call of `run` processes `bytes` bytes.
@@ -127,71 +127,40 @@ struct Case {
     op: &'static str,
     /// Rate in records (16 bytes) per second rather than Gbps.
     records: bool,
-    engines: fn() -> Vec<Engine>,
-    make: fn(Engine, usize) -> Job,
+    /// The rows: one per backend of the algorithm's crate.
+    rows: fn() -> Vec<Row>,
 }
 
 macro_rules! case {
-    ($algo:ident, $name:literal, $op:literal, $engines:ident, $make:expr) => {
+    ($algo:ident, $name:literal, $op:literal, $make:expr) => {
         Case {
             algo: Algo::$algo,
             name: $name,
             op: $op,
             records: false,
-            engines: $engines,
-            make: $make,
+            rows: || rows($make),
         }
     };
 }
 
 const CASES: &[Case] = &[
-    case!(Hiae, "HiAE", "encrypt", lane_engines, hiae_encrypt::<Hiae>),
-    case!(Hiae, "HiAE", "decrypt", lane_engines, hiae_decrypt::<Hiae>),
-    case!(Hiae, "HiAE", "MAC", lane_engines, hiae_mac::<Hiae>),
-    case!(
-        Hiaex2,
-        "HiAEx2",
-        "encrypt",
-        lane_engines,
-        hiae_encrypt::<HiaeX2>
-    ),
-    case!(
-        Hiaex2,
-        "HiAEx2",
-        "decrypt",
-        lane_engines,
-        hiae_decrypt::<HiaeX2>
-    ),
-    case!(Hiaex2, "HiAEx2", "MAC", lane_engines, hiae_mac::<HiaeX2>),
-    case!(
-        Hiaex4,
-        "HiAEx4",
-        "encrypt",
-        lane_engines,
-        hiae_encrypt::<HiaeX4>
-    ),
-    case!(
-        Hiaex4,
-        "HiAEx4",
-        "decrypt",
-        lane_engines,
-        hiae_decrypt::<HiaeX4>
-    ),
-    case!(Hiaex4, "HiAEx4", "MAC", lane_engines, hiae_mac::<HiaeX4>),
-    case!(Lemac, "LeMac", "MAC", lane_engines, lemac_mac::<1>),
-    case!(Lemacx2, "LeMacX2", "MAC", lane_engines, lemac_mac::<2>),
-    case!(Lemacx4, "LeMacX4", "MAC", lane_engines, lemac_mac::<4>),
-    case!(GiftCofb, "GIFT-COFB", "encrypt", gift_engines, gift_encrypt),
-    case!(
-        GiftCofb,
-        "GIFT-COFB",
-        "encrypt batch",
-        gift_engines,
-        gift_batch
-    ),
+    case!(Hiae, "HiAE", "encrypt", hiae_encrypt::<Hiae>),
+    case!(Hiae, "HiAE", "decrypt", hiae_decrypt::<Hiae>),
+    case!(Hiae, "HiAE", "MAC", hiae_mac::<Hiae>),
+    case!(Hiaex2, "HiAEx2", "encrypt", hiae_encrypt::<HiaeX2>),
+    case!(Hiaex2, "HiAEx2", "decrypt", hiae_decrypt::<HiaeX2>),
+    case!(Hiaex2, "HiAEx2", "MAC", hiae_mac::<HiaeX2>),
+    case!(Hiaex4, "HiAEx4", "encrypt", hiae_encrypt::<HiaeX4>),
+    case!(Hiaex4, "HiAEx4", "decrypt", hiae_decrypt::<HiaeX4>),
+    case!(Hiaex4, "HiAEx4", "MAC", hiae_mac::<HiaeX4>),
+    case!(Lemac, "LeMac", "MAC", lemac_mac::<1>),
+    case!(Lemacx2, "LeMacX2", "MAC", lemac_mac::<2>),
+    case!(Lemacx4, "LeMacX4", "MAC", lemac_mac::<4>),
+    case!(GiftCofb, "GIFT-COFB", "encrypt", gift_encrypt),
+    case!(GiftCofb, "GIFT-COFB", "encrypt batch", gift_batch),
     Case {
         records: true,
-        ..case!(Aes128, "AES-128", "bulk records", lane_engines, aes128_bulk)
+        ..case!(Aes128, "AES-128", "bulk records", aes128_bulk)
     },
 ];
 
@@ -201,13 +170,13 @@ const NONCE: [u8; 16] = [0x17; 16];
 
 /// The HiAE variants' constructor for a chosen backend.
 trait HiaeNew: hiae::Variant {
-    fn with(backend: Backend) -> Result<Self, Unavailable>;
+    fn with(backend: hiae::Backend) -> Result<Self, hiae::Unavailable>;
 }
 
 macro_rules! hiae_new {
     ($($t:ty),*) => {$(
         impl HiaeNew for $t {
-            fn with(backend: Backend) -> Result<Self, Unavailable> {
+            fn with(backend: hiae::Backend) -> Result<Self, hiae::Unavailable> {
                 <$t>::new_with_backend(&KEY32.into(), backend)
             }
         }
@@ -215,8 +184,8 @@ macro_rules! hiae_new {
 }
 hiae_new!(Hiae, HiaeX2, HiaeX4);
 
-fn hiae_encrypt<V: HiaeNew + 'static>(e: Engine, size: usize) -> Job {
-    let c = V::with(e.lanes()).expect("an available backend");
+fn hiae_encrypt<V: HiaeNew + 'static>(b: hiae::Backend, size: usize) -> Job {
+    let c = V::with(b).expect("an available backend");
     let mut buf = vec![0u8; size];
     Job::new(size, move || {
         let tag = c.encrypt_inout_detached(&NONCE.into(), &[], buf.as_mut_slice().into());
@@ -224,8 +193,8 @@ fn hiae_encrypt<V: HiaeNew + 'static>(e: Engine, size: usize) -> Job {
     })
 }
 
-fn hiae_decrypt<V: HiaeNew + 'static>(e: Engine, size: usize) -> Job {
-    let c = V::with(e.lanes()).expect("an available backend");
+fn hiae_decrypt<V: HiaeNew + 'static>(b: hiae::Backend, size: usize) -> Job {
+    let c = V::with(b).expect("an available backend");
     let mut ct = vec![0u8; size];
     let tag = c
         .encrypt_inout_detached(&NONCE.into(), &[], ct.as_mut_slice().into())
@@ -238,27 +207,26 @@ fn hiae_decrypt<V: HiaeNew + 'static>(e: Engine, size: usize) -> Job {
     })
 }
 
-fn hiae_mac<V: HiaeNew>(e: Engine, size: usize) -> Job {
-    let b = e.lanes();
+fn hiae_mac<V: HiaeNew>(b: hiae::Backend, size: usize) -> Job {
     let data = vec![0u8; size];
     Job::new(size, move || {
         black_box(hiae::mac_with_backend::<V>(b, &KEY32, &NONCE, &data).expect("available"));
     })
 }
 
-fn lemac_mac<const D: usize>(e: Engine, size: usize) -> Job
+fn lemac_mac<const D: usize>(b: lemac::Backend, size: usize) -> Job
 where
     Width<D>: Supported<D>,
 {
-    let key = LeMacKeyGeneric::<D>::new_with_backend(&KEY16, e.lanes()).expect("available");
+    let key = LeMacKeyGeneric::<D>::new_with_backend(&KEY16, b).expect("available");
     let data = vec![0u8; size];
     Job::new(size, move || {
         black_box(key.mac(&data, &[0; 16]));
     })
 }
 
-fn gift_encrypt(e: Engine, size: usize) -> Job {
-    let c = GiftCofb::with_backend(&KEY16.into(), e.gift()).expect("available");
+fn gift_encrypt(b: gift_cofb::Backend, size: usize) -> Job {
+    let c = GiftCofb::new_with_backend(&KEY16.into(), b).expect("available");
     let mut buf = vec![0u8; size];
     Job::new(size, move || {
         let tag = c.encrypt_inout_detached(&NONCE.into(), &[], buf.as_mut_slice().into());
@@ -266,10 +234,10 @@ fn gift_encrypt(e: Engine, size: usize) -> Job {
     })
 }
 
-fn gift_batch(e: Engine, size: usize) -> Job {
-    let c = GiftCofb::with_backend(&KEY16.into(), e.gift()).expect("available");
+fn gift_batch(b: gift_cofb::Backend, size: usize) -> Job {
+    let c = GiftCofb::new_with_backend(&KEY16.into(), b).expect("available");
     // Whole batch steps, a few of them for short messages.
-    let count = e.gift().lanes() * if size <= 1 << 16 { 4 } else { 1 };
+    let count = b.lanes() * if size <= 1 << 16 { 4 } else { 1 };
     let mut bufs = vec![vec![0u8; size]; count];
     let nonce = NONCE.into();
     Job::new(size * count, move || {
@@ -282,8 +250,8 @@ fn gift_batch(e: Engine, size: usize) -> Job {
     })
 }
 
-fn aes128_bulk(e: Engine, size: usize) -> Job {
-    let token = e.lanes().token().expect("available");
+fn aes128_bulk(b: aes_lanes::Backend, size: usize) -> Job {
+    let token = b.token().expect("available");
     let len = size.max(RECORD) / RECORD * RECORD;
     let keys: Vec<u8> = (0..len).map(|i| i as u8).collect();
     let plains = vec![0x5a; len];
@@ -375,19 +343,17 @@ fn table(args: &Args) -> std::io::Result<()> {
         writeln!(stdout, "  unit")?;
     }
     for case in cases {
-        for engine in (case.engines)() {
+        for row in (case.rows)() {
             if !args.json {
                 write!(
                     stdout,
                     "{:<10} {:<14} {:<12}",
-                    case.name,
-                    case.op,
-                    engine.name()
+                    case.name, case.op, row.backend
                 )?;
                 stdout.flush()?;
             }
             for &size in &args.size {
-                let mut job = (case.make)(engine, size as usize);
+                let mut job = (row.make)(size as usize);
                 let bytes_per_sec = measure(&mut job.run, args.time) * job.bytes as f64;
                 let gbps = bytes_per_sec * 8.0 / 1e9;
                 let mrps = bytes_per_sec / RECORD as f64 / 1e6;
@@ -395,7 +361,7 @@ fn table(args: &Args) -> std::io::Result<()> {
                     let mut rec = serde_json::json!({
                         "algorithm": case.name,
                         "operation": case.op,
-                        "backend": engine.name(),
+                        "backend": row.backend,
                         "size": size,
                         "bytes_per_sec": bytes_per_sec,
                         "gbps": gbps,

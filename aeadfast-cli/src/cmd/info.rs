@@ -79,9 +79,13 @@ pub fn run(_args: &Args) -> anyhow::Result<ExitCode> {
     let available: Vec<&str> = Backend::available().map(Backend::name).collect();
     say!("AES lane backends available: {}", available.join(", "))?;
     say!("AES lane backend selected:   {}", Backend::detect().name())?;
+    let gift: Vec<&str> = gift_cofb::Backend::available()
+        .map(gift_cofb::Backend::name)
+        .collect();
+    say!("GIFT-COFB backends available: {}", gift.join(", "))?;
     say!("implementations selected:")?;
     for (name, implementation) in implementations() {
-        say!("  {name:<22} {implementation}")?;
+        say!("  {name:<24} {implementation}")?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -89,13 +93,7 @@ pub fn run(_args: &Args) -> anyhow::Result<ExitCode> {
 /// (algorithm, the implementation it picks on this CPU), as the crates report them.
 fn implementations() -> Vec<(&'static str, String)> {
     let hiae_key = [0u8; 32].into();
-    let gift = GiftCofb::new(&[0u8; 16].into());
-    // GIFT-COFB runs single messages on its AVX-512 code when that is its backend, and on the
-    // portable code otherwise (gift-cofb's `encrypt_single`).
-    let gift_single = match gift.backend() {
-        gift_cofb::Backend::Avx512 => "avx512 (one message in xmm registers)",
-        _ => "portable (fixsliced GIFT-128 on 32-bit words)",
-    };
+    let gift = GiftCofb::new(&[0u8; 16].into()).backend();
     vec![
         ("HiAE", Hiae::new(&hiae_key).implementation_name().into()),
         (
@@ -118,10 +116,13 @@ fn implementations() -> Vec<(&'static str, String)> {
             "LeMacX4",
             LeMacKeyX4::new(&[0; 16]).implementation_name().into(),
         ),
-        ("GIFT-COFB (single)", gift_single.into()),
+        (
+            "GIFT-COFB (one message)",
+            gift.single_message().name().into(),
+        ),
         (
             "GIFT-COFB (batch)",
-            format!("{}: {}", gift.backend(), gift.implementation_name()),
+            format!("{} ({} messages per step)", gift.name(), gift.lanes()),
         ),
         (
             "AES-128 bulk (aes128)",

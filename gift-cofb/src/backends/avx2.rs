@@ -1,17 +1,24 @@
 //! AVX2 backend: eight messages, one per 32-bit lane of a `ymm` register.
 #![allow(unsafe_code)]
 
+// The AVX2 tier: `avx2` and every feature `rustc` implies with it.
+tier! {
+    features: ["sse3", "ssse3", "sse4.1", "sse4.2", "avx", "avx2"],
+    detect: runtime,
+    batch: Ymm,
+    single: u32,
+}
+
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use crate::batch::{self, BatchItem, Direction};
-use crate::gift128::RoundKeys;
 use crate::words::Words;
 
-/// Eight 32-bit lanes. Only ever created inside [`run`], which is compiled
-/// with AVX2 and only called after AVX2 was detected.
+/// Eight 32-bit lanes. Private to this module and named only as the batch type of [`enter`],
+/// so its methods run only inside that entry point, which is compiled with AVX2 and called
+/// only after [`detected`] confirmed the CPU has it.
 #[derive(Clone, Copy)]
 struct Ymm(__m256i);
 
@@ -20,37 +27,35 @@ struct Ymm(__m256i);
 /// turns a constant count back into the immediate instruction.
 #[inline(always)]
 fn count(n: u32) -> __m128i {
-    // SAFETY: SSE2 is part of the x86-64 baseline and of every CPU with AVX2;
-    // this only runs inside the AVX2 entry point.
+    // SAFETY: SSE2 is in the target (the x86 backends are built only then).
     unsafe { _mm_cvtsi32_si128(n as i32) }
 }
 
-// SAFETY (for every `unsafe` block in this impl): `Ymm` values exist only
-// inside `run`, which is `#[target_feature(enable = "avx2")]` and is called
-// only after runtime detection of AVX2, so the AVX2 intrinsics are supported.
-// Loads and stores read/write 32 bytes inside a `[u32; 16]` (64 bytes).
+// Every `unsafe` block in this impl calls AVX2 (or earlier) intrinsics: `Ymm` code runs only
+// inside the AVX2 entry point (see `Ymm`), so the CPU supports them. Loads and stores
+// read/write 32 bytes inside a `[u32; 16]` (64 bytes).
 impl Words for Ymm {
     const LANES: usize = 8;
     const LATENCY_BOUND: bool = true;
 
     #[inline(always)]
     fn splat(x: u32) -> Self {
-        // SAFETY: see the impl comment (AVX2 is enabled where this inlines).
+        // SAFETY: AVX2 code inside the AVX2 entry point (see the impl comment).
         Ymm(unsafe { _mm256_set1_epi32(x as i32) })
     }
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX2 code inside the AVX2 entry point (see the impl comment).
         Ymm(unsafe { _mm256_xor_si256(self.0, o.0) })
     }
     #[inline(always)]
     fn and(self, o: Self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX2 code inside the AVX2 entry point (see the impl comment).
         Ymm(unsafe { _mm256_and_si256(self.0, o.0) })
     }
     #[inline(always)]
     fn or(self, o: Self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX2 code inside the AVX2 entry point (see the impl comment).
         Ymm(unsafe { _mm256_or_si256(self.0, o.0) })
     }
     #[inline(always)]
@@ -59,12 +64,12 @@ impl Words for Ymm {
     }
     #[inline(always)]
     fn shl<const N: u32>(self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX2 code inside the AVX2 entry point (see the impl comment).
         Ymm(unsafe { _mm256_sll_epi32(self.0, count(N)) })
     }
     #[inline(always)]
     fn shr<const N: u32>(self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX2 code inside the AVX2 entry point (see the impl comment).
         Ymm(unsafe { _mm256_srl_epi32(self.0, count(N)) })
     }
     #[inline(always)]
@@ -76,7 +81,7 @@ impl Words for Ymm {
                 let i = i as i8;
                 (i & !3) | ((i - r) & 3)
             });
-            // SAFETY: see the impl comment.
+            // SAFETY: AVX2 code inside the AVX2 entry point (see the impl comment).
             unsafe {
                 let m = _mm256_broadcastsi128_si256(_mm_loadu_si128(idx.as_ptr().cast()));
                 Ymm(_mm256_shuffle_epi8(self.0, m))
@@ -87,24 +92,26 @@ impl Words for Ymm {
     }
     #[inline(always)]
     fn sign_mask(self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX2 code inside the AVX2 entry point (see the impl comment).
         Ymm(unsafe { _mm256_srai_epi32::<31>(self.0) })
     }
     #[inline(always)]
     fn load(src: &[u32; 16]) -> Self {
-        // SAFETY: see the impl comment; `src` has 64 readable bytes.
+        // SAFETY: AVX2 code inside the AVX2 entry point (see the impl comment); `src` has 64
+        // readable bytes.
         Ymm(unsafe { _mm256_loadu_si256(src.as_ptr().cast()) })
     }
     #[inline(always)]
     fn store(self, dst: &mut [u32; 16]) {
-        // SAFETY: see the impl comment; `dst` has 64 writable bytes.
+        // SAFETY: AVX2 code inside the AVX2 entry point (see the impl comment); `dst` has 64
+        // writable bytes.
         unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), self.0) }
     }
 
     #[inline(always)]
     fn load_blocks(blocks: &[[u8; 16]; 16]) -> [Self; 4] {
-        // SAFETY: see the impl comment; lanes 0..8 read `blocks[0..8]`, each
-        // 16 bytes inside the 256-byte array.
+        // SAFETY: AVX2 code inside the AVX2 entry point (see the impl comment); lanes 0..8
+        // read `blocks[0..8]`, each 16 bytes inside the 256-byte array.
         unsafe {
             let p = blocks.as_ptr().cast::<__m128i>();
             // (No closures here: they would not inherit the entry point's
@@ -130,8 +137,8 @@ impl Words for Ymm {
 
     #[inline(always)]
     fn store_blocks(s: &[Self; 4], blocks: &mut [[u8; 16]; 16]) {
-        // SAFETY: see the impl comment; lanes 0..8 write `blocks[0..8]`, each
-        // 16 bytes inside the 256-byte array.
+        // SAFETY: AVX2 code inside the AVX2 entry point (see the impl comment); lanes 0..8
+        // write `blocks[0..8]`, each 16 bytes inside the 256-byte array.
         unsafe {
             let bswap = bswap_mask();
             let r = transpose4([
@@ -149,10 +156,11 @@ impl Words for Ymm {
     }
 }
 
-/// Byte shuffle that reverses the bytes of every 32-bit word.
+/// Byte shuffle that reverses the bytes of every 32-bit word. Called only from code that runs
+/// inside the AVX2 or AVX-512 entry point.
 #[inline(always)]
 pub(super) fn bswap_mask() -> __m256i {
-    // SAFETY: AVX is available wherever this inlines (the AVX2 entry point).
+    // SAFETY: an AVX intrinsic, and both tiers that call this check AVX.
     unsafe {
         _mm256_setr_epi8(
             3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10,
@@ -161,10 +169,11 @@ pub(super) fn bswap_mask() -> __m256i {
     }
 }
 
-/// 4×4 transpose of 32-bit words inside each 128-bit half (an involution).
+/// 4×4 transpose of 32-bit words inside each 128-bit half (an involution). Called only from
+/// code that runs inside the AVX2 or AVX-512 entry point.
 #[inline(always)]
 pub(super) fn transpose4(r: [__m256i; 4]) -> [__m256i; 4] {
-    // SAFETY: AVX2 is available wherever this inlines (the AVX2 entry point).
+    // SAFETY: AVX2 intrinsics, and both tiers that call this check AVX2.
     unsafe {
         let t0 = _mm256_unpacklo_epi32(r[0], r[1]);
         let t1 = _mm256_unpackhi_epi32(r[0], r[1]);
@@ -182,26 +191,7 @@ pub(super) fn transpose4(r: [__m256i; 4]) -> [__m256i; 4] {
 impl Ymm {
     #[inline(always)]
     fn shr_dyn(self, n: u32) -> Self {
-        // SAFETY: see the `Words` impl comment.
+        // SAFETY: AVX2 code inside the AVX2 entry point (see the `Words` impl comment).
         Ymm(unsafe { _mm256_srl_epi32(self.0, count(n)) })
-    }
-}
-
-/// Encrypts or decrypts `items`, eight at a time.
-#[target_feature(enable = "avx2")]
-fn run(rk: &RoundKeys, items: &mut [BatchItem<'_>], dir: Direction) {
-    for chunk in items.chunks_mut(Ymm::LANES) {
-        batch::run::<Ymm>(rk, chunk, dir);
-    }
-}
-
-/// Entry point for the dispatcher: runs [`run`] after confirming AVX2 support
-/// (cached by `cpufeatures`); without it, falls back to the portable path.
-pub(super) fn run_detected(rk: &RoundKeys, items: &mut [BatchItem<'_>], dir: Direction) {
-    if super::cpuid_avx2::get() {
-        // SAFETY: the CPU supports AVX2 (runtime detection just above).
-        unsafe { run(rk, items, dir) }
-    } else {
-        batch::run_portable(rk, items, dir);
     }
 }

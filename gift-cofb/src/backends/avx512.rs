@@ -1,32 +1,41 @@
-//! AVX-512 backend (AVX-512F + AVX-512VL).
+//! AVX-512 backend (AVX-512F + AVX-512VL, on `ymm` and `xmm` registers).
 //!
-//! Batches: sixteen messages, one per 32-bit lane, held as two independent
-//! groups of eight in `ymm` registers and computed with the AVX-512VL forms
-//! (`vpternlogd`, `vprold`). Measured on Zen 4, which splits 512-bit
-//! operations in two: the same 16 lanes in single `zmm` registers ran about 5%
-//! slower, because each COFB chain is sequential and two independent chains
-//! hide more latency.
+//! Batches: sixteen messages, one per 32-bit lane, held as two independent groups of eight in
+//! `ymm` registers and computed with the AVX-512VL forms (`vpternlogd`, `vprold`): each COFB
+//! chain is sequential, and two independent chains hide more latency than one `zmm` chain.
 //!
-//! Single messages: the four state words live in `xmm` registers so that the
-//! rounds use `vpternlogd` and `vprold`: fewer dependent operations per round
-//! than general-purpose registers allow.
+//! One message: the four state words live in `xmm` registers so that the rounds use
+//! `vpternlogd` and `vprold`: fewer dependent operations per round than general-purpose
+//! registers allow.
+//!
+//! No AVX-512BW (byte and word) instruction is used: byte shuffles are the AVX2 forms on
+//! `ymm0`–`ymm15`, which AVX-512F/VL CPUs all have.
 #![allow(unsafe_code)]
+
+// The AVX-512 tier: `avx512f`, `avx512vl` and every feature `rustc` implies with them
+// (`avx2` and below, `fma`, and `f16c`, which `cpufeatures` does not name).
+tier! {
+    features: [
+        "sse3", "ssse3", "sse4.1", "sse4.2", "avx", "avx2", "fma", "avx512f", "avx512vl",
+    ],
+    own: ["f16c" => super::x86::has_f16c],
+    detect: runtime,
+    batch: Ymm2,
+    single: Xmm,
+}
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use aead::inout::InOutBuf;
-
-use crate::batch::{self, BatchItem, Direction};
-use crate::cofb;
-use crate::gift128::RoundKeys;
 use crate::words::{SingleLane, Words};
 
-/// Sixteen 32-bit lanes as two independent `ymm` halves (lanes 0..8 and
-/// 8..16) using the AVX-512VL forms (`vpternlogd`, `vprold`) on 256-bit
-/// registers. Only ever created inside [`run`].
+/// Sixteen 32-bit lanes as two independent `ymm` halves (lanes 0..8 and 8..16) using the
+/// AVX-512VL forms (`vpternlogd`, `vprold`) on 256-bit registers. Private to this module and
+/// named only as the batch type of [`enter`], so its methods run only inside that entry point,
+/// which is compiled with the tier's features and called only after [`detected`] confirmed
+/// them.
 #[derive(Clone, Copy)]
 struct Ymm2([__m256i; 2]);
 
@@ -38,45 +47,43 @@ macro_rules! both {
     };
 }
 
-// SAFETY (for every `unsafe` block in this impl and its helpers): `Ymm2`
-// values exist only inside `run`, which is
-// `#[target_feature(enable = "avx2,avx512f,avx512vl")]` and is called only
-// after runtime detection of AVX-512F and AVX-512VL (every such CPU has
-// AVX2), so the intrinsics are supported. Loads and stores touch the 64 bytes
-// of a `[u32; 16]` or 16-byte blocks inside a `[[u8; 16]; 16]`.
+// Every `unsafe` block in this impl and its helpers calls AVX2 or AVX-512F/VL intrinsics:
+// `Ymm2` code runs only inside the AVX-512 entry point (see `Ymm2`), so the CPU supports them.
+// Loads and stores touch the 64 bytes of a `[u32; 16]` or 16-byte blocks inside a
+// `[[u8; 16]; 16]`.
 impl Words for Ymm2 {
     const LANES: usize = 16;
     const LATENCY_BOUND: bool = true;
 
     #[inline(always)]
     fn splat(x: u32) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         let v = unsafe { _mm256_set1_epi32(x as i32) };
         Ymm2([v, v])
     }
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         unsafe { both!(_mm256_xor_si256(self, o)) }
     }
     #[inline(always)]
     fn and(self, o: Self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         unsafe { both!(_mm256_and_si256(self, o)) }
     }
     #[inline(always)]
     fn or(self, o: Self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         unsafe { both!(_mm256_or_si256(self, o)) }
     }
     #[inline(always)]
     fn not(self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         unsafe { both!(_mm256_ternarylogic_epi32::<0x55>(self, self, self)) }
     }
     #[inline(always)]
     fn shl<const N: u32>(self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         unsafe {
             let n = _mm_cvtsi32_si128(N as i32);
             Ymm2([
@@ -87,7 +94,7 @@ impl Words for Ymm2 {
     }
     #[inline(always)]
     fn shr<const N: u32>(self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         unsafe {
             let n = _mm_cvtsi32_si128(N as i32);
             Ymm2([
@@ -98,7 +105,7 @@ impl Words for Ymm2 {
     }
     #[inline(always)]
     fn rotl<const N: u32>(self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         unsafe {
             let n = Ymm2([_mm256_set1_epi32(N as i32); 2]);
             both!(_mm256_rolv_epi32(self, n))
@@ -106,12 +113,12 @@ impl Words for Ymm2 {
     }
     #[inline(always)]
     fn sign_mask(self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         unsafe { both!(_mm256_srai_epi32::<31>(self)) }
     }
     #[inline(always)]
     fn load(src: &[u32; 16]) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         unsafe {
             let p = src.as_ptr().cast::<__m256i>();
             Ymm2([_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))])
@@ -119,7 +126,7 @@ impl Words for Ymm2 {
     }
     #[inline(always)]
     fn store(self, dst: &mut [u32; 16]) {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         unsafe {
             let p = dst.as_mut_ptr().cast::<__m256i>();
             _mm256_storeu_si256(p, self.0[0]);
@@ -131,17 +138,17 @@ impl Words for Ymm2 {
     fn move2<const R: u32, const L: u32>(self, mr: u32, ml: u32) -> Self {
         debug_assert_eq!(mr, !(ml << L));
         let (a, b, m) = (self.shr::<R>(), self.shl::<L>(), Self::splat(mr));
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         unsafe { both!(_mm256_ternarylogic_epi32::<0xca>(m, a, b)) }
     }
 
     #[inline(always)]
     fn swapmove<const N: u32>(self, m: u32) -> Self {
         let (sh, mm) = (self.shr::<N>(), Self::splat(m));
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         let t = unsafe { both!(_mm256_ternarylogic_epi32::<0x28>(sh, self, mm)) };
         let ts = t.shl::<N>();
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         unsafe { both!(_mm256_ternarylogic_epi32::<0x96>(self, t, ts)) }
     }
 
@@ -159,7 +166,7 @@ impl Words for Ymm2 {
     #[inline(always)]
     fn store_blocks(s: &[Self; 4], blocks: &mut [[u8; 16]; 16]) {
         for h in 0..2 {
-            // SAFETY: see the impl comment; half `h` writes
+            // SAFETY: AVX-512 tier code (see the impl comment); half `h` writes
             // `blocks[8h..8h + 8]`.
             unsafe {
                 let bswap = super::avx2::bswap_mask();
@@ -182,8 +189,8 @@ impl Words for Ymm2 {
 /// Lanes `8h..8h + 8` of [`Words::load_blocks`] for [`Ymm2`].
 #[inline(always)]
 fn load_half(blocks: &[[u8; 16]; 16], h: usize) -> [__m256i; 4] {
-    // SAFETY: AVX2 is available wherever this inlines (see `Ymm2`); reads
-    // `blocks[8h..8h + 8]`, `h` being 0 or 1.
+    // SAFETY: AVX2 intrinsics, called only by `Ymm2` code (inside the AVX-512 entry point,
+    // whose features include AVX2); reads `blocks[8h..8h + 8]`, `h` being 0 or 1.
     unsafe {
         let p = blocks.as_ptr().cast::<__m128i>().add(8 * h);
         macro_rules! pair {
@@ -206,29 +213,8 @@ fn load_half(blocks: &[[u8; 16]; 16], h: usize) -> [__m256i; 4] {
     }
 }
 
-/// Encrypts or decrypts `items`, sixteen at a time.
-#[target_feature(enable = "avx2,avx512f,avx512vl")]
-fn run(rk: &RoundKeys, items: &mut [BatchItem<'_>], dir: Direction) {
-    for chunk in items.chunks_mut(Ymm2::LANES) {
-        batch::run::<Ymm2>(rk, chunk, dir);
-    }
-}
-
-/// Entry point for the dispatcher: runs [`run`] after confirming AVX-512F/VL support
-/// (cached by `cpufeatures`); without it, falls back to the portable path.
-pub(super) fn run_detected(rk: &RoundKeys, items: &mut [BatchItem<'_>], dir: Direction) {
-    if super::cpuid_avx512::get() {
-        // SAFETY: the CPU supports AVX-512F (runtime detection just above).
-        unsafe { run(rk, items, dir) }
-    } else {
-        batch::run_portable(rk, items, dir);
-    }
-}
-
-/// One 32-bit word in lane 0 of an `xmm` register (the other lanes are
-/// don't-care). Only ever created inside [`encrypt_single`] and
-/// [`decrypt_single`], which are compiled with AVX-512F and AVX-512VL and
-/// only called after both were detected.
+/// One 32-bit word in lane 0 of an `xmm` register (the other lanes are don't-care). Private to
+/// this module and named only as the one-message type of [`enter`] (see [`Ymm2`]).
 #[derive(Clone, Copy)]
 struct Xmm(__m128i);
 
@@ -237,63 +223,61 @@ struct Xmm(__m128i);
 /// constant count back into the immediate instruction.
 #[inline(always)]
 fn count(n: u32) -> __m128i {
-    // SAFETY: SSE2 is available on every CPU with AVX-512.
+    // SAFETY: SSE2 is in the target (the x86 backends are built only then).
     unsafe { _mm_cvtsi32_si128(n as i32) }
 }
 
-// SAFETY (for every `unsafe` block in this impl): `Xmm` values exist only
-// inside `encrypt_single` / `decrypt_single`, which are
-// `#[target_feature(enable = "avx512f,avx512vl")]` and are called only after
-// runtime detection of both, so the intrinsics are supported. `load` and
-// `store` touch only element 0 of a `[u32; 16]`.
+// Every `unsafe` block in this impl calls SSE2 or AVX-512F/VL intrinsics: `Xmm` code runs only
+// inside the AVX-512 entry point (see `Xmm`), so the CPU supports them. `load` and `store`
+// touch only element 0 of a `[u32; 16]`.
 impl Words for Xmm {
     const LANES: usize = 1;
     const LATENCY_BOUND: bool = true;
 
     #[inline(always)]
     fn splat(x: u32) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         Xmm(unsafe { _mm_set1_epi32(x as i32) })
     }
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         Xmm(unsafe { _mm_xor_si128(self.0, o.0) })
     }
     #[inline(always)]
     fn and(self, o: Self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         Xmm(unsafe { _mm_and_si128(self.0, o.0) })
     }
     #[inline(always)]
     fn or(self, o: Self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         Xmm(unsafe { _mm_or_si128(self.0, o.0) })
     }
     #[inline(always)]
     fn not(self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         Xmm(unsafe { _mm_ternarylogic_epi32::<0x55>(self.0, self.0, self.0) })
     }
     #[inline(always)]
     fn shl<const N: u32>(self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         Xmm(unsafe { _mm_sll_epi32(self.0, count(N)) })
     }
     #[inline(always)]
     fn shr<const N: u32>(self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         Xmm(unsafe { _mm_srl_epi32(self.0, count(N)) })
     }
     #[inline(always)]
     fn rotl<const N: u32>(self) -> Self {
         // A constant rotate count compiles to `vprold`.
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         Xmm(unsafe { _mm_rolv_epi32(self.0, _mm_set1_epi32(N as i32)) })
     }
     #[inline(always)]
     fn sign_mask(self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         Xmm(unsafe { _mm_srai_epi32::<31>(self.0) })
     }
     #[inline(always)]
@@ -309,13 +293,13 @@ impl Words for Xmm {
     fn move2<const R: u32, const L: u32>(self, mr: u32, ml: u32) -> Self {
         debug_assert_eq!(mr, !(ml << L));
         let (a, b) = (self.shr::<R>(), self.shl::<L>());
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         Xmm(unsafe { _mm_ternarylogic_epi32::<0xca>(Self::splat(mr).0, a.0, b.0) })
     }
 
     #[inline(always)]
     fn swapmove<const N: u32>(self, m: u32) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: AVX-512 tier code (see the impl comment).
         unsafe {
             let t = _mm_ternarylogic_epi32::<0x28>(self.shr::<N>().0, self.0, Self::splat(m).0);
             Xmm(_mm_ternarylogic_epi32::<0x96>(
@@ -330,66 +314,12 @@ impl Words for Xmm {
 impl SingleLane for Xmm {
     #[inline(always)]
     fn from_u32(x: u32) -> Self {
-        // SAFETY: see the `Words` impl comment.
+        // SAFETY: AVX-512 tier code (see the `Words` impl comment).
         Xmm(unsafe { _mm_cvtsi32_si128(x as i32) })
     }
     #[inline(always)]
     fn to_u32(self) -> u32 {
-        // SAFETY: see the `Words` impl comment.
+        // SAFETY: AVX-512 tier code (see the `Words` impl comment).
         unsafe { _mm_cvtsi128_si32(self.0) as u32 }
-    }
-}
-
-#[target_feature(enable = "avx512f,avx512vl")]
-fn encrypt_single(
-    rk: &RoundKeys,
-    nonce: &[u8; 16],
-    ad: &[u8],
-    buffer: InOutBuf<'_, '_, u8>,
-) -> [u8; 16] {
-    cofb::encrypt_with::<Xmm>(rk, nonce, ad, buffer)
-}
-
-#[target_feature(enable = "avx512f,avx512vl")]
-fn decrypt_single(
-    rk: &RoundKeys,
-    nonce: &[u8; 16],
-    ad: &[u8],
-    buffer: InOutBuf<'_, '_, u8>,
-    tag: &[u8; 16],
-) -> bool {
-    cofb::decrypt_with::<Xmm>(rk, nonce, ad, buffer, tag)
-}
-
-/// Single-message encryption for the dispatcher (portable fallback if the
-/// CPU lacks AVX-512F/VL).
-pub(super) fn encrypt_single_detected(
-    rk: &RoundKeys,
-    nonce: &[u8; 16],
-    ad: &[u8],
-    buffer: InOutBuf<'_, '_, u8>,
-) -> [u8; 16] {
-    if super::cpuid_avx512::get() {
-        // SAFETY: the CPU supports AVX-512F and AVX-512VL (detected just above).
-        unsafe { encrypt_single(rk, nonce, ad, buffer) }
-    } else {
-        cofb::encrypt(rk, nonce, ad, buffer)
-    }
-}
-
-/// Single-message decryption for the dispatcher (portable fallback if the
-/// CPU lacks AVX-512F/VL).
-pub(super) fn decrypt_single_detected(
-    rk: &RoundKeys,
-    nonce: &[u8; 16],
-    ad: &[u8],
-    buffer: InOutBuf<'_, '_, u8>,
-    tag: &[u8; 16],
-) -> bool {
-    if super::cpuid_avx512::get() {
-        // SAFETY: the CPU supports AVX-512F and AVX-512VL (detected just above).
-        unsafe { decrypt_single(rk, nonce, ad, buffer, tag) }
-    } else {
-        cofb::decrypt(rk, nonce, ad, buffer, tag)
     }
 }

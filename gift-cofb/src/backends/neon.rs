@@ -2,70 +2,75 @@
 //! register.
 //!
 //! Only compiled when the target enables `neon` (then every CPU the binary can
-//! run on has it), so no runtime detection is needed.
+//! run on has it), so detection is a compile-time check.
 #![allow(unsafe_code)]
+
+// The NEON tier (`neon` implies nothing else on aarch64).
+tier! {
+    features: ["neon"],
+    detect: compile_time,
+    batch: Q,
+    single: u32,
+}
 
 use core::arch::aarch64::*;
 
-use crate::batch::{self, BatchItem, Direction};
-use crate::gift128::RoundKeys;
 use crate::words::Words;
 
 /// Four 32-bit lanes.
 #[derive(Clone, Copy)]
 struct Q(uint32x4_t);
 
-// SAFETY (for every `unsafe` block in this impl): this module is compiled only
-// for aarch64 targets with the `neon` target feature enabled, so every NEON
-// intrinsic is supported by any CPU running the code. Loads and stores touch
-// 16 bytes inside a `[u32; 16]` (64 bytes).
+// Every `unsafe` block in this impl calls NEON intrinsics: this module is compiled only for
+// aarch64 targets with the `neon` target feature enabled, so every CPU running the code
+// supports them. Loads and stores touch 16 bytes inside a `[u32; 16]` (64 bytes).
 impl Words for Q {
     const LANES: usize = 4;
 
     #[inline(always)]
     fn splat(x: u32) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: NEON intrinsics (see the impl comment).
         Q(unsafe { vdupq_n_u32(x) })
     }
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: NEON intrinsics (see the impl comment).
         Q(unsafe { veorq_u32(self.0, o.0) })
     }
     #[inline(always)]
     fn and(self, o: Self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: NEON intrinsics (see the impl comment).
         Q(unsafe { vandq_u32(self.0, o.0) })
     }
     #[inline(always)]
     fn or(self, o: Self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: NEON intrinsics (see the impl comment).
         Q(unsafe { vorrq_u32(self.0, o.0) })
     }
     #[inline(always)]
     fn not(self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: NEON intrinsics (see the impl comment).
         Q(unsafe { vmvnq_u32(self.0) })
     }
     #[inline(always)]
     fn shl<const N: u32>(self) -> Self {
         // A constant count compiles to `shl #N`.
-        // SAFETY: see the impl comment.
+        // SAFETY: NEON intrinsics (see the impl comment).
         Q(unsafe { vshlq_u32(self.0, vdupq_n_s32(N as i32)) })
     }
     #[inline(always)]
     fn shr<const N: u32>(self) -> Self {
         // A negative constant count compiles to `ushr #N`.
-        // SAFETY: see the impl comment.
+        // SAFETY: NEON intrinsics (see the impl comment).
         Q(unsafe { vshlq_u32(self.0, vdupq_n_s32(-(N as i32))) })
     }
     #[inline(always)]
     fn rotl<const N: u32>(self) -> Self {
         if N == 16 {
-            // SAFETY: see the impl comment.
+            // SAFETY: NEON intrinsics (see the impl comment).
             Q(unsafe { vreinterpretq_u32_u16(vrev32q_u16(vreinterpretq_u16_u32(self.0))) })
         } else {
-            // SAFETY: see the impl comment.
+            // SAFETY: NEON intrinsics (see the impl comment).
             Q(unsafe {
                 vorrq_u32(
                     vshlq_u32(self.0, vdupq_n_s32(N as i32)),
@@ -76,23 +81,23 @@ impl Words for Q {
     }
     #[inline(always)]
     fn sign_mask(self) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: NEON intrinsics (see the impl comment).
         Q(unsafe { vreinterpretq_u32_s32(vshrq_n_s32::<31>(vreinterpretq_s32_u32(self.0))) })
     }
     #[inline(always)]
     fn load(src: &[u32; 16]) -> Self {
-        // SAFETY: see the impl comment.
+        // SAFETY: NEON intrinsics (see the impl comment).
         Q(unsafe { vld1q_u32(src.as_ptr()) })
     }
     #[inline(always)]
     fn store(self, dst: &mut [u32; 16]) {
-        // SAFETY: see the impl comment.
+        // SAFETY: NEON intrinsics (see the impl comment).
         unsafe { vst1q_u32(dst.as_mut_ptr(), self.0) }
     }
 
     #[inline(always)]
     fn load_blocks(blocks: &[[u8; 16]; 16]) -> [Self; 4] {
-        // SAFETY: see the impl comment; reads `blocks[0..4]`.
+        // SAFETY: NEON intrinsics (see the impl comment); reads `blocks[0..4]`.
         unsafe {
             let r: [uint32x4_t; 4] = core::array::from_fn(|j| {
                 vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(blocks[j].as_ptr())))
@@ -103,7 +108,7 @@ impl Words for Q {
 
     #[inline(always)]
     fn store_blocks(s: &[Self; 4], blocks: &mut [[u8; 16]; 16]) {
-        // SAFETY: see the impl comment; writes `blocks[0..4]`.
+        // SAFETY: NEON intrinsics (see the impl comment); writes `blocks[0..4]`.
         unsafe {
             let r = transpose4(s.map(|x| x.0));
             for (j, x) in r.iter().enumerate() {
@@ -117,7 +122,7 @@ impl Words for Q {
         // The masks are complementary after the shift in every use: a bit
         // select of two shifted copies.
         debug_assert_eq!(mr, !(ml << L));
-        // SAFETY: see the impl comment.
+        // SAFETY: NEON intrinsics (see the impl comment).
         Q(unsafe { vbslq_u32(vdupq_n_u32(mr), self.shr::<R>().0, self.shl::<L>().0) })
     }
 }
@@ -137,12 +142,5 @@ fn transpose4(r: [uint32x4_t; 4]) -> [uint32x4_t; 4] {
             vcombine_u32(hi(a.0), hi(b.0)),
             vcombine_u32(hi(a.1), hi(b.1)),
         ]
-    }
-}
-
-/// Encrypts or decrypts `items`, four at a time.
-pub(super) fn run(rk: &RoundKeys, items: &mut [BatchItem<'_>], dir: Direction) {
-    for chunk in items.chunks_mut(Q::LANES) {
-        batch::run::<Q>(rk, chunk, dir);
     }
 }

@@ -1,6 +1,5 @@
 //! The generic multi-lane driver: up to `W::LANES` messages at once, one
-//! per 32-bit lane of the state words (compiled only where a SIMD backend
-//! exists).
+//! per 32-bit lane of the state words.
 
 use super::{BatchItem, Direction};
 use crate::cofb::{
@@ -102,7 +101,10 @@ fn lane_input(
 fn lane_finish(item: &mut BatchItem<'_>, y: &Words4, dir: Direction) {
     let tag = words_to_block(y);
     match dir {
-        Direction::Encrypt => item.tag = tag.into(),
+        Direction::Encrypt => {
+            item.tag = tag.into();
+            item.verified = None;
+        }
         Direction::Decrypt => {
             let ok = crate::cofb::tags_equal(&tag, &item.tag.into());
             if !ok {

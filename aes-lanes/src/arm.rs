@@ -226,20 +226,22 @@ impl Lanes for NeonSha3 {
 /// Run-time aarch64 feature checks by name (the table behind the tiers' checks).
 mod cpu {
     cpufeatures::new!(aes_cpuid, "aes");
+    cpufeatures::new!(sha2_cpuid, "sha2");
     cpufeatures::new!(sha3_cpuid, "sha3");
 
     /// The features the tiers may name besides `neon`, which every target these backends are
     /// compiled for enables at compile time (see the build script).
     #[cfg(test)]
     pub(crate) fn known(name: &str) -> bool {
-        matches!(name, "aes" | "sha3") || (name == "neon" && cfg!(target_feature = "neon"))
+        matches!(name, "aes" | "sha2" | "sha3") || (name == "neon" && cfg!(target_feature = "neon"))
     }
 
-    /// Whether the CPU has feature `name` (`aes`: AES and PMULL, `sha3`: SHA3 and SHA512, as
-    /// the OS reports them). Unknown names: false.
+    /// Whether the CPU has feature `name` (`aes`: AES and PMULL, `sha2`: SHA1 and SHA256,
+    /// `sha3`: SHA3 and SHA512, as the OS reports them). Unknown names: false.
     pub(crate) fn has(name: &str) -> bool {
         match name {
             "aes" => aes_cpuid::get(),
+            "sha2" => sha2_cpuid::get(),
             "sha3" => sha3_cpuid::get(),
             _ => false,
         }
@@ -262,7 +264,8 @@ crate::tier::tier! {
     run_arm_aes, has_arm_aes, ARM_AES_FEATURES = ["neon", "aes"] => |op| pick::<Op, Neon>(op);
 
     /// ARMv8 AES + SHA3: `NeonSha3`, and `Wide<NeonSha3, N>` for 2 and 4 lanes.
-    run_arm_sha3, has_arm_sha3, ARM_SHA3_FEATURES = ["neon", "aes", "sha3"]
+    // `sha3` implies `sha2` in the compiler, so the check includes it.
+    run_arm_sha3, has_arm_sha3, ARM_SHA3_FEATURES = ["neon", "aes", "sha2", "sha3"]
         => |op| pick::<Op, NeonSha3>(op);
 }
 

@@ -32,11 +32,15 @@ enum Reg {
 /// The features the tiers may name: `(name, CPUID register, bit, register state)`.
 const TABLE: &[(&str, Reg, u32, State)] = &[
     ("sse2", Reg::L1Edx, 26, State::Sse),
+    ("sse3", Reg::L1Ecx, 0, State::Sse),
     ("ssse3", Reg::L1Ecx, 9, State::Sse),
     ("sse4.1", Reg::L1Ecx, 19, State::Sse),
+    ("sse4.2", Reg::L1Ecx, 20, State::Sse),
     ("pclmulqdq", Reg::L1Ecx, 1, State::Sse),
     ("aes", Reg::L1Ecx, 25, State::Sse),
     ("avx", Reg::L1Ecx, 28, State::Ymm),
+    ("fma", Reg::L1Ecx, 12, State::Ymm),
+    ("f16c", Reg::L1Ecx, 29, State::Ymm),
     ("avx2", Reg::L7Ebx, 5, State::Ymm),
     ("vaes", Reg::L7Ecx, 9, State::Ymm),
     ("avx512f", Reg::L7Ebx, 16, State::Zmm),

@@ -17,34 +17,40 @@ fn pick<Op: LaneOp, A: Lanes, B: Lanes, C: Lanes>(op: Op) -> Op::Output {
     }
 }
 
+// Each list holds every feature the compiler enables with it, the implied ones included
+// (`avx` implies SSE4.2, `avx512f` FMA and F16C): code compiled with a feature may use it,
+// so detection checks it too. A test compares the lists with `rustc --print cfg`.
 tier! {
     /// AES-NI: `Xmm`, and `Wide<Xmm, N>` for 2 and 4 lanes, in legacy SSE encoding (CPUs
     /// without AVX, e.g. Westmere). Two-operand instructions overwrite a source, so LLVM adds
     /// register copies around every round that keeps its input.
-    run_aesni, has_aesni, AESNI_FEATURES = ["sse2", "ssse3", "sse4.1", "aes"]
+    run_aesni, has_aesni, AESNI_FEATURES = ["sse2", "sse3", "ssse3", "sse4.1", "aes"]
         => |op| pick::<Op, Xmm, Wide<Xmm, 2>, Wide<Xmm, 4>>(op);
 
     /// AES-NI on a CPU with AVX (Sandy Bridge to Cascade Lake, Zen 1/2): the same lane types
     /// as [`run_aesni`], VEX-encoded (three operands, no copies). Same results, faster.
-    run_aesni_avx, has_aesni_avx, AESNI_AVX_FEATURES = ["sse2", "ssse3", "sse4.1", "aes", "avx"]
+    run_aesni_avx, has_aesni_avx, AESNI_AVX_FEATURES =
+        ["sse2", "sse3", "ssse3", "sse4.1", "sse4.2", "aes", "avx"]
         => |op| pick::<Op, Xmm, Wide<Xmm, 2>, Wide<Xmm, 4>>(op);
 
     /// VAES + AVX2: `Ymm` for 2 lanes and `Wide<Ymm, 2>` for 4 (one lane runs
     /// [`run_aesni_avx`], the same code).
     run_vaes256, has_vaes256, VAES256_FEATURES =
-        ["sse2", "ssse3", "sse4.1", "aes", "avx", "avx2", "vaes"]
+        ["sse2", "sse3", "ssse3", "sse4.1", "sse4.2", "aes", "avx", "avx2", "vaes"]
         => |op| pick::<Op, Xmm, Ymm, Wide<Ymm, 2>>(op);
 
     /// VAES + AVX-512: `Xmm` and `Ymm` in their AVX-512VL form (32 registers, three-way XORs
     /// as `vpternlogd`) and `Zmm` for 4 lanes.
     run_vaes512, has_vaes512, VAES512_FEATURES = [
-        "sse2", "ssse3", "sse4.1", "aes", "avx", "avx2", "vaes", "avx512f", "avx512vl",
-        "avx512bw",
+        "sse2", "sse3", "ssse3", "sse4.1", "sse4.2", "aes", "avx", "avx2", "vaes", "fma", "f16c",
+        "avx512f", "avx512vl", "avx512bw",
     ] => |op| pick::<Op, Xmm<true>, Ymm<true>, Zmm>(op);
 }
 
 #[cfg(test)]
 mod tests {
+    extern crate std;
+
     use super::*;
 
     /// Every feature a tier enables is one the run-time table can check, and the AVX-512 tier
@@ -75,6 +81,88 @@ mod tests {
             for f in small {
                 assert!(big.contains(f), "{f}");
             }
+        }
+    }
+
+    const ALL: [(&str, &[&str], fn() -> bool); 4] = [
+        ("AES-NI", AESNI_FEATURES, has_aesni),
+        ("AES-NI-AVX", AESNI_AVX_FEATURES, has_aesni_avx),
+        ("VAES-AVX2", VAES256_FEATURES, has_vaes256),
+        ("VAES-AVX512", VAES512_FEATURES, has_vaes512),
+    ];
+
+    /// `target_feature` values `rustc` reports with `-C target-feature=+f,…`.
+    #[cfg(not(miri))]
+    fn rustc_features(fs: &[&str]) -> std::collections::BTreeSet<std::string::String> {
+        use std::string::String;
+        use std::vec::Vec;
+        // The compiler of this build: the `rustc` next to the `cargo` that built it.
+        let rustc = std::path::Path::new(env!("CARGO")).with_file_name("rustc");
+        let mut cmd = std::process::Command::new(&rustc);
+        cmd.args(["--print", "cfg", "--target", "x86_64-unknown-linux-gnu"]);
+        if !fs.is_empty() {
+            let list: Vec<String> = fs.iter().map(|f| std::format!("+{f}")).collect();
+            cmd.arg("-C")
+                .arg(std::format!("target-feature={}", list.join(",")));
+        }
+        let out = cmd.output().expect("rustc runs");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .filter_map(|l| l.strip_prefix("target_feature=\""))
+            .map(|l| l.trim_end_matches('"').into())
+            .collect()
+    }
+
+    /// Each tier's list holds every feature `rustc` turns on with it (implied ones included),
+    /// and only features `rustc` knows.
+    #[test]
+    #[cfg(not(miri))]
+    fn lists_hold_every_feature_rustc_enables() {
+        let baseline = rustc_features(&[]);
+        for (name, list, _) in ALL {
+            let enabled = rustc_features(list);
+            for f in &enabled {
+                assert!(
+                    baseline.contains(f) || list.contains(&f.as_str()),
+                    "{name}: rustc enables {f}, which detection does not check"
+                );
+            }
+            for f in list {
+                assert!(enabled.contains(*f), "{name}: {f} is no rustc feature");
+            }
+        }
+    }
+
+    /// The run-time checks agree with the standard library's detection, feature by feature.
+    #[test]
+    #[cfg(not(miri))]
+    fn checks_agree_with_std() {
+        fn std_has(f: &str) -> bool {
+            match f {
+                "sse2" => std::is_x86_feature_detected!("sse2"),
+                "sse3" => std::is_x86_feature_detected!("sse3"),
+                "ssse3" => std::is_x86_feature_detected!("ssse3"),
+                "sse4.1" => std::is_x86_feature_detected!("sse4.1"),
+                "sse4.2" => std::is_x86_feature_detected!("sse4.2"),
+                "aes" => std::is_x86_feature_detected!("aes"),
+                "avx" => std::is_x86_feature_detected!("avx"),
+                "avx2" => std::is_x86_feature_detected!("avx2"),
+                "vaes" => std::is_x86_feature_detected!("vaes"),
+                "fma" => std::is_x86_feature_detected!("fma"),
+                "f16c" => std::is_x86_feature_detected!("f16c"),
+                "avx512f" => std::is_x86_feature_detected!("avx512f"),
+                "avx512vl" => std::is_x86_feature_detected!("avx512vl"),
+                "avx512bw" => std::is_x86_feature_detected!("avx512bw"),
+                other => panic!("no std check listed for {other}"),
+            }
+        }
+        for (name, list, has) in ALL {
+            for f in list {
+                assert_eq!(cpu::has(f), std_has(f), "{name}: {f}");
+            }
+            assert_eq!(has(), list.iter().all(|f| std_has(f)), "{name}");
         }
     }
 

@@ -84,7 +84,10 @@ mod tests {
         }
     }
 
-    const ALL: [(&str, &[&str], fn() -> bool); 4] = [
+    /// A tier's name, feature list and check.
+    type Tier = (&'static str, &'static [&'static str], fn() -> bool);
+
+    const ALL: [Tier; 4] = [
         ("AES-NI", AESNI_FEATURES, has_aesni),
         ("AES-NI-AVX", AESNI_AVX_FEATURES, has_aesni_avx),
         ("VAES-AVX2", VAES256_FEATURES, has_vaes256),

@@ -7,6 +7,7 @@ pub mod aes128;
 mod backend;
 mod lanes;
 mod soft;
+#[cfg(any(x86_backends, arm_backends))]
 mod tier;
 mod wide;
 

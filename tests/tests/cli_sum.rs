@@ -161,7 +161,7 @@ fn keyed_sum_differs_and_checks() {
     fs::write(&bad_key, [1u8; 15]).unwrap();
     let e = aeadfast(&["sum", "--key", s(&bad_key), s(&f)]);
     assert_eq!(e.status.code(), Some(2));
-    assert!(stderr_of(&e).contains("16 raw bytes"));
+    assert!(stderr_of(&e).contains("16-byte raw key"));
 }
 
 #[test]

@@ -66,17 +66,22 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
-/// One line for an error: each cause once, joined by ": ", without the operating system's
-/// "(os error N)" tails.
+/// `e`'s message without the operating system's "(os error N)" tail.
+pub fn os_message(e: &dyn std::fmt::Display) -> String {
+    let mut s = e.to_string();
+    if let Some(at) = s.rfind(" (os error ")
+        && s.ends_with(')')
+    {
+        s.truncate(at);
+    }
+    s
+}
+
+/// One line for an error: each cause once, joined by ": ", without "(os error N)" tails.
 pub fn error_line(e: &anyhow::Error) -> String {
     let mut parts: Vec<String> = Vec::new();
     for c in e.chain() {
-        let mut s = c.to_string();
-        if let Some(at) = s.rfind(" (os error ")
-            && s.ends_with(')')
-        {
-            s.truncate(at);
-        }
+        let s = os_message(&c);
         if !parts.iter().any(|p| p.contains(&s)) {
             parts.push(s);
         }

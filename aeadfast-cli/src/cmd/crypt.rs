@@ -71,14 +71,14 @@ pub fn encrypt(args: &EncryptArgs) -> Result<ExitCode> {
     let pass = files::passphrase(c.passphrase_file.as_deref(), c.passphrase, true)?;
     let progress = Progress::new(input.len, "encrypting", out.is_stdout());
     let what = format!("cannot encrypt {} to {}", input.name, out.name());
-    let mut w = Counting::new(out.writer()?, &progress);
+    let mut w = Counting::watch(out.writer()?);
     let enc = match (&key, &pass) {
         (Some(k), _) => builder.build(&mut w, k),
         (None, Some(p)) => builder.build_with_passphrase(&mut w, p),
         (None, None) => unreachable!("a key or a passphrase"),
     };
     let result = enc.and_then(|mut enc| {
-        enc.copy_from(&mut input)?;
+        enc.copy_from(Counting::new(&mut input, &progress))?;
         enc.finish().map(|_| ())
     });
     let failed_writing = w.failed;

@@ -85,12 +85,17 @@ pub fn encrypt(args: &EncryptArgs) -> Result<ExitCode> {
     };
     let progress = Progress::new(input.len, "encrypting", out.is_stdout());
     let what = format!("cannot encrypt {} to {}", input.name, out.name());
-    let mut w = Counting::new(out.writer()?, &progress);
+    let mut w = Counting::watch(out.writer()?);
     let result = (|| {
         if !detached {
             w.write_all(&libhiae::preamble(&nonce))?;
         }
-        let tag = file_key.encrypt(&nonce, &mut ad, &mut input, &mut w)?;
+        let tag = file_key.encrypt(
+            &nonce,
+            &mut ad,
+            &mut Counting::new(&mut input, &progress),
+            &mut w,
+        )?;
         if !detached {
             w.write_all(&tag)?;
         }
@@ -152,9 +157,11 @@ fn locate<S: Read + Seek>(
         .with_context(|| format!("cannot read {name}"))?;
     let nonce = libhiae::parse_preamble(&pre[..got]).map_err(|e| {
         if got >= 8 && pre[..8] == aeadfast_file::MAGIC {
-            anyhow!("{name} is a native aeadfast file: drop --format hiae")
+            anyhow::Error::from(Rejected(format!(
+                "{name} is a native aeadfast file: drop --format hiae"
+            )))
         } else {
-            Rejected(format!("{name}: {e}")).into()
+            anyhow::Error::from(Rejected(format!("{name}: {e}")))
         }
     })?;
     if len < (PREAMBLE_LEN + TAG_LEN) as u64 {

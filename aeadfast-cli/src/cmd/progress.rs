@@ -104,20 +104,37 @@ impl Drop for Progress {
 /// A reader or writer that reports the bytes passing through it to a [`Progress`].
 pub struct Counting<'p, T> {
     inner: T,
-    progress: &'p Progress,
+    progress: Option<&'p Progress>,
     done: u64,
     /// The inner writer failed (as opposed to the data source feeding it).
     pub failed: bool,
 }
 
 impl<'p, T> Counting<'p, T> {
-    /// Wraps `inner`.
+    /// Wraps `inner`, reporting to `progress`.
     pub fn new(inner: T, progress: &'p Progress) -> Self {
         Counting {
             inner,
-            progress,
+            progress: Some(progress),
             done: 0,
             failed: false,
+        }
+    }
+
+    /// Wraps `inner` only to notice its failures.
+    pub fn watch(inner: T) -> Self {
+        Counting {
+            inner,
+            progress: None,
+            done: 0,
+            failed: false,
+        }
+    }
+
+    fn report(&mut self, n: usize) {
+        self.done += n as u64;
+        if let Some(p) = self.progress {
+            p.set_position(self.done);
         }
     }
 }
@@ -125,8 +142,7 @@ impl<'p, T> Counting<'p, T> {
 impl<T: io::Read> io::Read for Counting<'_, T> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.done += n as u64;
-        self.progress.set_position(self.done);
+        self.report(n);
         Ok(n)
     }
 }
@@ -135,10 +151,7 @@ impl<T: io::Write> io::Write for Counting<'_, T> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let r = self.inner.write(buf);
         match &r {
-            Ok(n) => {
-                self.done += *n as u64;
-                self.progress.set_position(self.done);
-            }
+            Ok(n) => self.report(*n),
             Err(_) => self.failed = true,
         }
         r

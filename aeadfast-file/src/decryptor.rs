@@ -396,6 +396,12 @@ impl<R: Read> Decryptor<R> {
                 "internal error: the decryptor lost its place in the file",
             ));
         }
+        // The verified plaintext in hand is behind the position: its buffer is free.
+        if !self.ready.buf.is_empty() {
+            let old = std::mem::take(&mut self.ready);
+            self.give_buf(old.buf);
+            self.ready_len = 0;
+        }
         let steady = self.run >= 31 || (1usize << self.run) >= self.n;
         let chunks = self.batch_chunks();
         let (mut raw, trailing) = match self.ahead.take() {
@@ -532,6 +538,9 @@ impl<R: Read + Send> Decryptor<R> {
                 "internal error: the decryptor lost its place in the file",
             ));
         }
+        let old = std::mem::take(&mut self.ready);
+        self.give_buf(old.buf);
+        self.ready_len = 0;
         let mut total = 0u64;
         let mut opening: Option<Raw> = None;
         let mut to_write: Option<Raw> = None;

@@ -30,17 +30,92 @@ pub mod hiae_file;
 pub mod info;
 pub mod keygen;
 mod mapped;
+pub mod options;
+pub mod output;
+pub mod progress;
+pub mod signals;
 pub mod sum;
 
-/// Exit status for an error: 1 if the data did not verify or a check failed, 2 otherwise
-/// (usage, I/O).
+use std::process::ExitCode;
+
+use options::{DecryptArgs, EncryptArgs, FileFormat};
+
+/// Exit status for an error: 141 (128 + SIGPIPE) if the reader of standard output went away,
+/// 1 if the data did not verify or a check failed, 2 otherwise (usage, I/O).
 pub fn exit_status(e: &anyhow::Error) -> u8 {
+    if is_broken_pipe(e) {
+        return 141;
+    }
     let verification = e.chain().any(|c| {
         c.is::<files::Rejected>()
-            || c.downcast_ref::<aeadfast_cli::format::FormatError>()
-                .is_some_and(aeadfast_cli::format::FormatError::is_verification)
+            || c.downcast_ref::<aeadfast_file::Error>()
+                .is_some_and(aeadfast_file::Error::is_verification)
+            || c.downcast_ref::<std::io::Error>()
+                .and_then(aeadfast_file::Error::from_io)
+                .is_some_and(aeadfast_file::Error::is_verification)
     });
     if verification { 1 } else { 2 }
+}
+
+/// Whether the error is a write to a closed pipe (`EPIPE`): the reader stopped early, as
+/// `head` does; aeadfast then ends quietly, like coreutils killed by SIGPIPE.
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// `e`'s message without the operating system's "(os error N)" tail.
+pub fn os_message(e: &dyn std::fmt::Display) -> String {
+    let mut s = e.to_string();
+    if let Some(at) = s.rfind(" (os error ")
+        && s.ends_with(')')
+    {
+        s.truncate(at);
+    }
+    s
+}
+
+/// One line for an error: each cause once, joined by ": ", without "(os error N)" tails.
+pub fn error_line(e: &anyhow::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for c in e.chain() {
+        let s = os_message(&c);
+        if !parts.iter().any(|p| p.contains(&s)) {
+            parts.push(s);
+        }
+    }
+    parts.join(": ")
+}
+
+/// Uses `n` threads for the parallel work (the process-wide pool); `None`: one per CPU.
+pub fn set_threads(n: Option<u16>) -> anyhow::Result<()> {
+    if let Some(n) = n {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(usize::from(n))
+            .build_global()
+            .map_err(|e| anyhow::anyhow!("cannot start {n} threads: {e}"))?;
+    }
+    Ok(())
+}
+
+/// `aeadfast encrypt`, in the format asked for.
+pub fn encrypt(args: &EncryptArgs) -> anyhow::Result<ExitCode> {
+    set_threads(args.common.num_threads)?;
+    match args.common.format {
+        FileFormat::Native => crypt::encrypt(args),
+        FileFormat::Hiae | FileFormat::HiaeDetached => hiae_file::encrypt(args),
+    }
+}
+
+/// `aeadfast decrypt`, in the format asked for.
+pub fn decrypt(args: &DecryptArgs) -> anyhow::Result<ExitCode> {
+    set_threads(args.common.num_threads)?;
+    match args.common.format {
+        FileFormat::Native => crypt::decrypt(args),
+        FileFormat::Hiae | FileFormat::HiaeDetached => hiae_file::decrypt(args),
+    }
 }
 
 /// Parses a byte count: decimal digits with an optional suffix `k`/`K` (× 1024), `m`/`M`

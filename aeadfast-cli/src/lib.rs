@@ -1,4 +1,5 @@
 //! Library part of the `aeadfast` tool: the pieces the binary, the benches and the fuzz
-//! targets share.
+//! targets share. The file format itself is the `aeadfast-file` crate (re-exported as
+//! [`format`] for the code that still names it so).
 
-pub mod format;
+pub use aeadfast_file as format;

@@ -10,9 +10,12 @@ use clap::{Parser, Subcommand};
 
 /// Exit statuses, shown under `--help`.
 const EXIT_STATUS: &str = "Exit status: 0 success; 1 a verification or check failed (wrong key \
-or passphrase, tampered or truncated file, `sum -c` mismatch, `aes128 bench` mismatch); 2 usage \
-or I/O error (bad arguments, missing file, existing output without --force, full disk). Errors \
-are one line on standard error.";
+or passphrase, tampered or truncated file, `sum -c` mismatch or unreadable listed file, `sum` \
+of a file that cannot be read (as sha256sum), `aes128 bench` mismatch); 2 usage or I/O error \
+(bad arguments, a key of the wrong length, -a not matching the file, missing file, existing \
+output without --force, full disk); 128+N killed by signal N (130 Ctrl-C, 143 SIGTERM, 129 \
+SIGHUP; temporary files are removed first) or 141 when the reader of standard output closed \
+it. Errors are one line on standard error.";
 
 /// Fast AES-based authenticated encryption (HiAE, GIFT-COFB), LeMac checksums and bulk AES-128.
 #[derive(Parser, Debug)]
@@ -34,12 +37,12 @@ enum Command {
     Keygen(cmd::keygen::Args),
     /// Encrypt a file (native chunked format, or libhiae's with --format hiae).
     ///
-    /// Example: `aeadfast encrypt -k secret.key -i data -o data.af`
-    Encrypt(cmd::crypt::EncryptArgs),
+    /// Example: `aeadfast encrypt -k secret.key data -o data.af`
+    Encrypt(cmd::options::EncryptArgs),
     /// Decrypt and verify a file; nothing unverified is released.
     ///
-    /// Example: `aeadfast decrypt -k secret.key -i data.af -o data`
-    Decrypt(cmd::crypt::DecryptArgs),
+    /// Example: `aeadfast decrypt -k secret.key data.af -o data`
+    Decrypt(cmd::options::DecryptArgs),
     /// LeMac checksums, compatible with lemacsum (`sum -c` checks them).
     ///
     /// Example: `aeadfast sum *.iso > SUMS; aeadfast sum -c SUMS`
@@ -55,6 +58,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    cmd::signals::install();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -74,8 +78,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Info(args) => cmd::info::run(&args),
         Command::Keygen(args) => cmd::keygen::run(&args),
-        Command::Encrypt(args) => cmd::crypt::encrypt(&args),
-        Command::Decrypt(args) => cmd::crypt::decrypt(&args),
+        Command::Encrypt(args) => cmd::encrypt(&args),
+        Command::Decrypt(args) => cmd::decrypt(&args),
         Command::Sum(args) => cmd::sum::run(&args),
         Command::Aes128(args) => cmd::aes128::run(&args),
         Command::Bench(args) => cmd::bench::run(&args),
@@ -83,7 +87,10 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("aeadfast: {e:#}");
+            // A reader that went away (`| head`) ends the job quietly.
+            if !cmd::is_broken_pipe(&e) {
+                eprintln!("aeadfast: {}", cmd::error_line(&e));
+            }
             ExitCode::from(cmd::exit_status(&e))
         }
     }

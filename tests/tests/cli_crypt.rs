@@ -358,7 +358,7 @@ fn tampering_is_detected_with_clear_messages() {
             "--ad",
             "right",
         ]),
-        1,
+        2,
         "was encrypted with hiae, not gift-cofb",
     );
     let short = keygen(&f.dir, "gift-cofb");
@@ -374,7 +374,7 @@ fn tampering_is_detected_with_clear_messages() {
             "--ad",
             "right",
         ]),
-        1,
+        2,
         "needs a 32-byte raw key",
     );
     assert!(!out_path.exists());

@@ -161,7 +161,7 @@ fn keyed_sum_differs_and_checks() {
     fs::write(&bad_key, [1u8; 15]).unwrap();
     let e = aeadfast(&["sum", "--key", s(&bad_key), s(&f)]);
     assert_eq!(e.status.code(), Some(2));
-    assert!(stderr_of(&e).contains("16 raw bytes"));
+    assert!(stderr_of(&e).contains("16-byte raw key"));
 }
 
 #[test]
@@ -195,4 +195,100 @@ fn windowed_mmap_equals_streamed_reads() {
     let expected = lemac::LeMacKey::new(&[0; 16]).mac(&data, &[0; 16]);
     let hex: String = expected.iter().map(|b| format!("{b:02x}")).collect();
     assert_eq!(tag(&mapped), hex);
+}
+
+/// Names with a newline or a backslash: escaped as sha256sum escapes them, in both modes —
+/// and in check mode the line starts with a backslash too (`\new\nline: OK`).
+#[cfg(unix)]
+#[test]
+fn escaped_names_match_sha256sum_in_both_modes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let odd = d.join("new\nline");
+    let back = d.join("back\\slash");
+    fs::write(&odd, b"a").unwrap();
+    fs::write(&back, b"b").unwrap();
+    let out = aeadfast(&["sum", s(&odd), s(&back)]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let dir_text = s(d);
+    assert!(lines[0].starts_with('\\'), "{text}");
+    assert!(
+        lines[0].ends_with(&format!("  {dir_text}/new\\nline")),
+        "{text}"
+    );
+    assert!(
+        lines[1].ends_with(&format!("  {dir_text}/back\\\\slash")),
+        "{text}"
+    );
+    let sums = d.join("SUMS");
+    fs::write(&sums, &text).unwrap();
+    let check = aeadfast(&["sum", "-c", s(&sums)]);
+    assert!(check.status.success(), "{}", stderr_of(&check));
+    assert_eq!(
+        String::from_utf8(check.stdout).unwrap(),
+        format!("\\{dir_text}/new\\nline: OK\n\\{dir_text}/back\\\\slash: OK\n")
+    );
+}
+
+/// `-z` (NUL-terminated, unescaped names, as sha256sum; refused with -c as sha256sum does),
+/// `--no-names` (as b3sum) and `--num-threads`.
+#[test]
+fn zero_terminated_lines_bare_checksums_and_thread_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let a = d.join("a");
+    let odd = d.join("x\ny");
+    fs::write(&a, b"hej\n").unwrap();
+    fs::write(&odd, b"hej\n").unwrap();
+    let z = aeadfast(&["sum", "-z", s(&a), s(&odd)]);
+    assert!(z.status.success());
+    let want = format!(
+        "5f4aad4604ceefad43c9336d29671556  {}\x005f4aad4604ceefad43c9336d29671556  {}\x00",
+        s(&a),
+        s(&odd)
+    );
+    assert_eq!(z.stdout, want.as_bytes());
+    let r = aeadfast(&["sum", "-z", "-c", s(&a)]);
+    assert_eq!(r.status.code(), Some(2));
+    let bare = aeadfast(&["sum", "--no-names", s(&a), s(&odd)]);
+    assert_eq!(
+        bare.stdout,
+        b"5f4aad4604ceefad43c9336d29671556\n5f4aad4604ceefad43c9336d29671556\n"
+    );
+    for n in ["1", "3"] {
+        let t = aeadfast(&["sum", "--num-threads", n, s(&a)]);
+        assert!(t.status.success(), "{}", stderr_of(&t));
+        assert_eq!(
+            t.stdout,
+            format!("5f4aad4604ceefad43c9336d29671556  {}\n", s(&a)).as_bytes()
+        );
+    }
+    assert_eq!(
+        aeadfast(&["sum", "--num-threads", "0", s(&a)])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+/// Keyed check mode compares tags in constant time (`subtle`, unit-tested in the binary);
+/// here: a tag that differs in its last byte only is reported as FAILED.
+#[test]
+fn keyed_check_rejects_a_tag_differing_in_one_bit() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let key = d.join("mac.key");
+    fs::write(&key, [9u8; 16]).unwrap();
+    let f = d.join("f");
+    fs::write(&f, b"content").unwrap();
+    let out = aeadfast(&["sum", "--key", s(&key), s(&f)]);
+    let mut line = out.stdout.clone();
+    line[31] = if line[31] == b'0' { b'1' } else { b'0' };
+    let sums = d.join("SUMS");
+    fs::write(&sums, &line).unwrap();
+    let r = aeadfast(&["sum", "-c", "--key", s(&key), s(&sums)]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8(r.stdout).unwrap().ends_with(": FAILED\n"));
 }

@@ -1,14 +1,19 @@
-//! What the file subcommands share: opening inputs, atomic outputs, key and AD files,
-//! passphrases, progress bars, and the error type that means "exit status 1".
+//! What the file subcommands share: opening inputs, reading key, nonce, tag, associated-data
+//! and passphrase files with hard size limits (never silently cut), the passphrase prompt,
+//! and the error type that means "exit status 1".
 
 use std::fmt;
 use std::fs::File;
-use std::io::{self, IsTerminal, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, Read};
+use std::path::Path;
 
+use aeadfast_file::Error;
 use anyhow::{Context, Result, anyhow, bail};
-use indicatif::{ProgressBar, ProgressStyle};
-use tempfile::NamedTempFile;
+use zeroize::Zeroizing;
+
+pub use super::output::is_dash;
+pub use super::progress::progress;
+use super::signals::PromptGuard;
 
 /// A failure that means the data did not verify or a check failed: exit status 1
 /// (everything else that goes wrong exits with 2).
@@ -23,216 +28,213 @@ impl fmt::Display for Rejected {
 
 impl std::error::Error for Rejected {}
 
-/// Whether `path` is `-` (standard input or output).
-pub fn is_dash(path: &Path) -> bool {
-    path.as_os_str() == "-"
+/// An error of the library as the CLI reports it, in one line that ends with `note` (what
+/// became of the output); verification failures exit with 1.
+pub fn report(e: io::Error, context: &str, note: &str) -> anyhow::Error {
+    let tail = if note.is_empty() {
+        String::new()
+    } else {
+        format!("; {note}")
+    };
+    match Error::from_io(&e) {
+        Some(Error::Auth { index: 0, .. }) => Rejected(format!(
+            "{context}: authentication failed on the first chunk: wrong key or passphrase, \
+             wrong --ad, or the file is corrupted{tail}"
+        ))
+        .into(),
+        Some(f) if f.is_verification() => Rejected(format!("{context}: {f}{tail}")).into(),
+        Some(f @ Error::KdfLimit { .. }) => {
+            anyhow!("{context}: {f}; add --allow-expensive-kdf to accept it{tail}")
+        }
+        Some(f) => anyhow!("{context}: {f}{tail}"),
+        None if note.is_empty() => anyhow::Error::new(e).context(context.to_string()),
+        None => anyhow::Error::new(e).context(format!("{context} ({note})")),
+    }
 }
 
-/// An opened input.
+/// An opened input: standard input or a file.
 pub struct Input {
-    /// The data.
-    pub reader: Box<dyn Read + Send>,
+    handle: Handle,
     /// Its length, when it is a regular file.
     pub len: Option<u64>,
-    /// A second handle of the file, when it is a regular file (for memory mapping).
-    pub file: Option<File>,
     /// The name for messages.
     pub name: String,
 }
 
-/// Opens `path` (`-`: standard input).
-pub fn open_input(path: &Path) -> Result<Input> {
-    if is_dash(path) {
-        return Ok(Input {
-            reader: Box::new(io::stdin()),
-            len: None,
-            file: None,
-            name: "standard input".into(),
-        });
+enum Handle {
+    Stdin(io::Stdin),
+    File(File),
+}
+
+impl Read for Input {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match &mut self.handle {
+            Handle::Stdin(s) => s.read(buf),
+            Handle::File(f) => f.read(buf),
+        }
     }
-    let name = path.display().to_string();
-    let file = File::open(path).with_context(|| format!("cannot open input {name}"))?;
-    let meta = file
-        .metadata()
-        .with_context(|| format!("cannot read the metadata of {name}"))?;
-    if meta.is_dir() {
-        bail!("input {name} is a directory: give a file (or - for standard input)");
+}
+
+impl Input {
+    /// Opens `path` (`-`: standard input).
+    ///
+    /// # Errors
+    /// A missing or unreadable file, or a directory.
+    pub fn open(path: &Path) -> Result<Input> {
+        if is_dash(path) {
+            return Ok(Input {
+                handle: Handle::Stdin(io::stdin()),
+                len: None,
+                name: "standard input".into(),
+            });
+        }
+        let name = path.display().to_string();
+        let file = File::open(path).with_context(|| format!("cannot open input {name}"))?;
+        let meta = file
+            .metadata()
+            .with_context(|| format!("cannot read the metadata of {name}"))?;
+        if meta.is_dir() {
+            bail!("input {name} is a directory: give a file (or - for standard input)");
+        }
+        Ok(Input {
+            handle: Handle::File(file),
+            len: meta.is_file().then_some(meta.len()),
+            name,
+        })
     }
-    let regular = meta.is_file();
-    let second = if regular { file.try_clone().ok() } else { None };
-    Ok(Input {
-        reader: Box::new(file),
-        len: regular.then_some(meta.len()),
-        file: second,
-        name,
+
+    /// The file, when the input is a regular file.
+    pub fn regular_file(&mut self) -> Option<&mut File> {
+        match &mut self.handle {
+            Handle::File(f) if self.len.is_some() => Some(f),
+            _ => None,
+        }
+    }
+}
+
+/// Whether `arg` looks like key material (32 or more hex digits) rather than a path.
+fn looks_like_key(arg: &Path) -> bool {
+    let s = arg.as_os_str().as_encoded_bytes();
+    s.len() >= 32 && s.iter().all(u8::is_ascii_hexdigit)
+}
+
+/// Opens a small file of `what` named on the command line; a missing file whose name looks
+/// like key material is reported without repeating the name.
+fn open_small(path: &Path, what: &str) -> Result<File> {
+    File::open(path).map_err(|e| {
+        if looks_like_key(path) {
+            anyhow!(
+                "the {what} given does not exist; the argument looks like a hex key, so it is \
+                 not repeated here: the option takes the path of a FILE holding the key"
+            )
+        } else {
+            anyhow::Error::new(e).context(format!("cannot read {what} {}", path.display()))
+        }
     })
 }
 
-/// Where output goes: standard output, or a temporary file in the destination's directory
-/// that is renamed over the destination only by [`commit`](Sink::commit). Dropping a file
-/// sink without committing deletes the temporary file and leaves the destination untouched.
-pub enum Sink {
-    /// Standard output.
-    Stdout(io::Stdout),
-    /// A temporary file that becomes `dest`.
-    File {
-        /// The temporary file.
-        tmp: NamedTempFile,
-        /// The destination.
-        dest: PathBuf,
-        /// Replace an existing destination.
-        force: bool,
-    },
-}
-
-impl Sink {
-    /// Prepares the output `path` (`-`: standard output). Fails up front if the destination
-    /// exists and `force` is not set, or if `binary` data would go to a terminal.
-    pub fn create(path: &Path, force: bool, binary: bool) -> Result<Sink> {
-        if is_dash(path) {
-            let out = io::stdout();
-            if binary && out.is_terminal() {
-                bail!(
-                    "refusing to write binary data to a terminal: give -o FILE or redirect \
-                     standard output"
-                );
-            }
-            return Ok(Sink::Stdout(out));
-        }
-        let dest = path.to_path_buf();
-        check_free(&dest, force)?;
-        let dir = match dest.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let tmp = tempfile::Builder::new()
-            .prefix(".aeadfast-")
-            .suffix(".partial")
-            .tempfile_in(&dir)
-            .with_context(|| {
-                format!(
-                    "cannot create a temporary file in {} (the output directory must exist \
-                     and be writable)",
-                    dir.display()
-                )
-            })?;
-        Ok(Sink::File { tmp, dest, force })
-    }
-
-    /// The writer.
-    pub fn writer(&mut self) -> &mut dyn Write {
-        match self {
-            Sink::Stdout(o) => o,
-            Sink::File { tmp, .. } => tmp.as_file_mut(),
-        }
-    }
-
-    /// Whether this is standard output.
-    pub fn is_stdout(&self) -> bool {
-        matches!(self, Sink::Stdout(_))
-    }
-
-    /// Makes the output final: flushes standard output, or syncs the temporary file and
-    /// renames it into place (without `--force`, never over an existing file).
-    pub fn commit(self) -> Result<()> {
-        match self {
-            Sink::Stdout(mut o) => o.flush().context("cannot write to standard output"),
-            Sink::File { tmp, dest, force } => {
-                let name = dest.display().to_string();
-                tmp.as_file()
-                    .sync_all()
-                    .with_context(|| format!("cannot sync the output for {name} to disk"))?;
-                if force {
-                    tmp.persist(&dest).map_err(|e| {
-                        anyhow!("cannot move the output into place at {name}: {}", e.error)
-                    })?;
-                } else {
-                    tmp.persist_noclobber(&dest).map_err(|e| {
-                        if e.error.kind() == io::ErrorKind::AlreadyExists {
-                            anyhow!("{name} appeared while working: not overwritten (use --force to replace it)")
-                        } else {
-                            anyhow!("cannot move the output into place at {name}: {}", e.error)
-                        }
-                    })?;
-                }
-                if let Some(dir) = dest.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    // Make the rename itself durable; not every platform or file system can.
-                    if let Ok(d) = File::open(dir) {
-                        let _ = d.sync_all();
-                    }
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-/// Fails if `dest` exists (a directory always; a file unless `force`).
-pub fn check_free(dest: &Path, force: bool) -> Result<()> {
-    match std::fs::symlink_metadata(dest) {
-        Ok(m) if m.is_dir() => bail!("output {} is a directory: give a file name", dest.display()),
-        Ok(_) if !force => bail!(
-            "output {} already exists: use --force to replace it, or choose another -o",
-            dest.display()
-        ),
-        _ => Ok(()),
-    }
-}
-
-/// Reads a whole small file (key, AD, nonce, passphrase), with a clear error.
-pub fn read_small(path: &Path, what: &str) -> Result<Vec<u8>> {
-    let mut data = Vec::new();
-    File::open(path)
-        .and_then(|f| f.take(1 << 26).read_to_end(&mut data))
+/// Reads at most `cap` bytes of `path`; `None` if the file holds more.
+fn read_capped(path: &Path, what: &str, cap: usize) -> Result<(Zeroizing<Vec<u8>>, bool)> {
+    let f = open_small(path, what)?;
+    let mut data = Zeroizing::new(Vec::new());
+    f.take(cap as u64 + 1)
+        .read_to_end(&mut data)
         .with_context(|| format!("cannot read {what} {}", path.display()))?;
-    Ok(data)
+    let over = data.len() > cap;
+    data.truncate(cap);
+    Ok((data, over))
 }
 
-/// Reads a raw key file that must hold `len` bytes.
-pub fn read_key(path: &Path, len: usize, algorithm: &str) -> Result<Vec<u8>> {
-    let key = read_small(path, "key file")?;
-    if key.len() != len {
+/// Reads a raw key file for `user` (the algorithm named in messages) that must hold exactly
+/// `len` bytes, reading at most `len + 1`; `keygen` is the `keygen -a` value that makes one.
+///
+/// # Errors
+/// A missing file, or one of another length (the message says how to make a key).
+pub fn read_key(path: &Path, len: usize, user: &str, keygen: &str) -> Result<Zeroizing<Vec<u8>>> {
+    let (key, over) = read_capped(path, "key file", len)?;
+    if over || key.len() != len {
+        let holds = if over {
+            format!("more than {len} bytes")
+        } else {
+            format!("{} bytes", key.len())
+        };
         bail!(
-            "key file {} holds {} bytes, but {algorithm} needs a {len}-byte raw key (make one \
-             with `aeadfast keygen -a {algorithm} -o FILE`)",
-            path.display(),
-            key.len()
+            "key file {} holds {holds}, but {user} needs a {len}-byte raw key (make one with \
+             `aeadfast keygen -a {keygen} -o FILE`)",
+            path.display()
         );
     }
     Ok(key)
 }
 
-/// The associated data from `--ad` or `--ad-file` (empty if neither).
-pub fn read_ad(ad: Option<&str>, ad_file: Option<&Path>) -> Result<Vec<u8>> {
-    Ok(match (ad, ad_file) {
-        (Some(s), _) => s.as_bytes().to_vec(),
-        (None, Some(p)) => read_small(p, "associated-data file")?,
-        (None, None) => Vec::new(),
-    })
+/// Reads a file that must hold at most `cap` bytes, refusing a longer one.
+///
+/// # Errors
+/// A missing file, or one over the limit.
+pub fn read_limited(path: &Path, what: &str, cap: usize) -> Result<Vec<u8>> {
+    let (data, over) = read_capped(path, what, cap)?;
+    if over {
+        bail!(
+            "{what} {} is larger than {}: refused (it is never cut short)",
+            path.display(),
+            human(cap as u64)
+        );
+    }
+    Ok(data.to_vec())
 }
 
-/// A passphrase from `file` (first line) or, if `prompt`, from the terminal.
-pub fn passphrase(file: Option<&Path>, prompt: bool, confirm: bool) -> Result<Option<Vec<u8>>> {
+/// `n` bytes in words (KiB / MiB).
+pub fn human(n: u64) -> String {
+    match n {
+        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+        n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
+        n => format!("{n} bytes"),
+    }
+}
+
+/// Longest passphrase file line read.
+const PASSPHRASE_CAP: usize = 64 << 10;
+
+/// A passphrase from `file` (its first line) or, if `prompt`, from the terminal (twice when
+/// `confirm`). An interrupted prompt restores the terminal.
+///
+/// # Errors
+/// An empty passphrase, a first line over 64 KiB, no terminal, mismatching repeats.
+pub fn passphrase(
+    file: Option<&Path>,
+    prompt: bool,
+    confirm: bool,
+) -> Result<Option<Zeroizing<Vec<u8>>>> {
     let pass = if let Some(p) = file {
-        let mut data = read_small(p, "passphrase file")?;
-        if let Some(end) = data.iter().position(|&b| b == b'\n') {
-            data.truncate(end);
+        let (mut data, over) = read_capped(p, "passphrase file", PASSPHRASE_CAP)?;
+        match data.iter().position(|&b| b == b'\n') {
+            Some(end) => data.truncate(end),
+            None if over => bail!(
+                "passphrase file {}: its first line is longer than 64 KiB",
+                p.display()
+            ),
+            None => {}
         }
         if data.last() == Some(&b'\r') {
             data.pop();
         }
         data
     } else if prompt {
-        let first = rpassword::prompt_password("Passphrase: ")
-            .context("cannot read the passphrase from the terminal (use --passphrase-file)")?;
+        let _guard = PromptGuard::save();
+        let first = Zeroizing::new(
+            rpassword::prompt_password("Passphrase: ")
+                .context("cannot read the passphrase from the terminal (use --passphrase-file)")?,
+        );
         if confirm {
-            let again = rpassword::prompt_password("Repeat passphrase: ")
-                .context("cannot read the passphrase from the terminal")?;
-            if again != first {
+            let again = Zeroizing::new(
+                rpassword::prompt_password("Repeat passphrase: ")
+                    .context("cannot read the passphrase from the terminal")?,
+            );
+            if *again != *first {
                 bail!("the passphrases do not match");
             }
         }
-        first.into_bytes()
+        Zeroizing::new(first.as_bytes().to_vec())
     } else {
         return Ok(None);
     };
@@ -242,31 +244,27 @@ pub fn passphrase(file: Option<&Path>, prompt: bool, confirm: bool) -> Result<Op
     Ok(Some(pass))
 }
 
-/// A progress bar on standard error if that is a terminal (hidden otherwise).
-pub fn progress(len: Option<u64>, what: &str) -> ProgressBar {
-    if !io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let pb = match len {
-        Some(l) => ProgressBar::new(l),
-        None => ProgressBar::no_length(),
-    };
-    let template = if len.is_some() {
-        "{msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec} eta {eta}"
-    } else {
-        "{msg} {bytes} {bytes_per_sec}"
-    };
-    if let Ok(style) = ProgressStyle::with_template(template) {
-        pb.set_style(style.progress_chars("=> "));
-    }
-    pb.set_message(what.to_string());
-    pb
-}
-
 /// Parses hex of exactly `N` bytes.
+///
+/// # Errors
+/// If `s` is not `2N` hex digits.
 pub fn parse_hex<const N: usize>(s: &str, what: &str) -> Result<[u8; N]> {
     let mut out = [0u8; N];
     hex::decode_to_slice(s.trim(), &mut out)
         .map_err(|_| anyhow!("{what} must be {} hex digits", 2 * N))?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_like_arguments() {
+        assert!(looks_like_key(Path::new(&"ab".repeat(32))));
+        assert!(!looks_like_key(Path::new("secret.key")));
+        assert!(!looks_like_key(Path::new("abcd")));
+        assert_eq!(human(64 << 20), "64 MiB");
+        assert_eq!(human(1000), "1000 bytes");
+    }
 }

@@ -1,26 +1,30 @@
-//! `aeadfast keygen`: a random raw key file, created with mode 0600, never overwritten.
+//! `aeadfast keygen`: a random raw key file, created with mode 0600, never overwritten; or the
+//! key on standard output (never to a terminal).
 
 use std::fs::OpenOptions;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use aeadfast_cli::format::{Algorithm, random_bytes};
+use aeadfast_file::{Algorithm, random_bytes};
 use anyhow::{Context, Result, bail};
+use zeroize::Zeroizing;
 
 /// Options of `aeadfast keygen`.
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "The key file holds raw bytes (32 for the HiAE family, 16 for \
-GIFT-COFB), so libhiae's `hiae keygen` files work as they are. It is created with mode 0600 \
-and an existing file is never overwritten.\n\n\
+GIFT-COFB, which is also a LeMac key for `sum --key`), so libhiae's `hiae keygen` files work \
+as they are. It is created with mode 0600 (the umask can only remove bits), and an existing file is never \
+overwritten. `-o -` writes the raw key to standard output (refused when that is a \
+terminal).\n\n\
 Example:\n  aeadfast keygen -o secret.key\n  aeadfast keygen -a gift-cofb -o cofb.key"
 )]
 pub struct Args {
     /// Algorithm the key is for (sets its length).
-    #[arg(short, long, value_enum, default_value_t = Algorithm::Hiae)]
+    #[arg(short, long, value_parser = super::options::algorithm_parser(), default_value = "hiae")]
     algorithm: Algorithm,
-    /// The key file to create (must not exist).
+    /// The key file to create (must not exist), or - for standard output.
     #[arg(short, long, value_name = "FILE")]
     output: PathBuf,
 }
@@ -28,11 +32,21 @@ pub struct Args {
 /// Writes the key file.
 pub fn run(args: &Args) -> Result<ExitCode> {
     let name = args.output.display();
-    if args.output.as_os_str() == "-" {
-        bail!("keygen writes a key file, not standard output: give -o FILE");
-    }
-    let mut key = vec![0u8; args.algorithm.key_len()];
+    let mut key = Zeroizing::new(vec![0u8; args.algorithm.key_len()]);
     random_bytes(&mut key)?;
+    if args.output.as_os_str() == "-" {
+        let mut out = io::stdout().lock();
+        if out.is_terminal() {
+            bail!(
+                "refusing to write a raw key to a terminal: redirect standard output, or give \
+                 -o FILE"
+            );
+        }
+        out.write_all(&key)
+            .and_then(|()| out.flush())
+            .context("cannot write to standard output")?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut opts = OpenOptions::new();
     opts.write(true).create_new(true);
     #[cfg(unix)]
@@ -46,7 +60,6 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         Err(e) => return Err(e).with_context(|| format!("cannot create key file {name}")),
     };
     let written = file.write_all(&key).and_then(|()| file.sync_all());
-    key.fill(0);
     if let Err(e) = written {
         drop(file);
         let _ = std::fs::remove_file(&args.output);

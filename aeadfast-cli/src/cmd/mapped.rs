@@ -1,5 +1,5 @@
-//! Memory-mapped reading for `aeadfast encrypt`, `aeadfast sum` and `aeadfast aes128 bench`: the
-//! one place the CLI uses `unsafe`.
+//! Memory-mapped reading for `aeadfast sum` and `aeadfast aes128 bench`: the one place the CLI
+//! uses `unsafe`.
 #![allow(unsafe_code)]
 
 use std::fs::File;
@@ -37,29 +37,4 @@ fn map_with(file: &File, offset: u64, len: usize, populate: bool) -> io::Result<
     // to its caller, and no Rust reference into it outlives it; for a checksum and a
     // benchmark tool that is acceptable.
     unsafe { opts.map(file) }
-}
-
-/// Granularity of [`release_prefix`]: pages are handed back in whole 16 MiB steps.
-const RELEASE_STEP: usize = 16 << 20;
-
-/// Hands the pages of `map` below `done` (rounded down to a multiple of 16 MiB) back to the
-/// kernel: a file that is read once from start to end through a map then keeps at most
-/// ≈ 16 MiB plus the part in flight mapped into this process, instead of its whole size (the
-/// pages stay in the page cache; they only leave this process's resident set). Advisory:
-/// errors are ignored.
-pub fn release_prefix(map: &Mmap, done: usize) {
-    let len = done.min(map.len()) / RELEASE_STEP * RELEASE_STEP;
-    if len == 0 {
-        return;
-    }
-    #[cfg(unix)]
-    {
-        // SAFETY: `MADV_DONTNEED` on a read-only, never-written private file mapping drops
-        // the pages from this process only; the next access to any of them faults it in
-        // again from the file, so every byte read afterwards is the file's byte, as before
-        // the call (with the same caveat about other processes writing the file as in
-        // `map_with`). No pointer or reference into the map becomes dangling: the mapping
-        // itself stays. The range starts at the map's (page-aligned) start and lies within it.
-        let _ = unsafe { map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, 0, len) };
-    }
 }

@@ -21,7 +21,10 @@ anyone can make two files with the same checksum. To detect deliberate changes, 
 with a secret 16-byte key file (a keyed MAC).
 
 Check mode (-c) reads such lines (or --tag lines) and prints `name: OK`, `name: FAILED` or \
-`name: FAILED open or read`; exit status 1 if any file failed or could not be read.
+`name: FAILED open or read`, exactly as sha256sum does (names with a backslash or a newline \
+escaped, the line then starting with a backslash). Exit status 1 if any file failed or could \
+not be read — in both modes, as sha256sum: a file that cannot be read is reported on standard \
+error and the others are still hashed.
 
 Example:
   aeadfast sum *.iso > SUMS
@@ -56,6 +59,16 @@ pub struct Args {
     /// Check mode: skip listed files that do not exist.
     #[arg(long, requires = "check")]
     ignore_missing: bool,
+    /// End each output line with NUL instead of a newline, and do not escape names (as
+    /// sha256sum -z; not with -c).
+    #[arg(short, long, conflicts_with = "check")]
+    zero: bool,
+    /// Print only the checksums, without the file names (as b3sum).
+    #[arg(long, conflicts_with_all = ["check", "tag"])]
+    no_names: bool,
+    /// Threads that hash files at once [default: one per CPU].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    num_threads: Option<u16>,
 }
 
 /// Files hashed in parallel before their lines are printed.
@@ -93,6 +106,9 @@ fn hash_path(key: &LeMacKey, path: &Path) -> io::Result<[u8; 16]> {
     if !meta.is_file() || len == 0 {
         return hash_reader(key, file);
     }
+    if std::env::var_os("AEADFAST_SUM_READ").is_some() {
+        return hash_file_read(key, file, len, path);
+    }
     if len <= WINDOW {
         let map = mapped::map(&file, 0, len as usize)?;
         return Ok(key.mac(&map, &ZERO_NONCE));
@@ -120,6 +136,51 @@ fn hash_path(key: &LeMacKey, path: &Path) -> io::Result<[u8; 16]> {
         }
         Ok(h.finalize_tag())
     })
+}
+
+/// Bytes read per piece from a regular file.
+const PIECE: usize = 4 << 20;
+
+/// The LeMac tag of a regular file of `len` bytes read with `read` (a helper thread reads the
+/// next piece while this one is hashed). A file that changes size meanwhile is an error.
+fn hash_file_read(key: &LeMacKey, mut file: File, len: u64, path: &Path) -> io::Result<[u8; 16]> {
+    let mut h = key.hasher();
+    let mut total = 0u64;
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<io::Result<Vec<u8>>>(1);
+        let (back, spare) = std::sync::mpsc::channel::<Vec<u8>>();
+        let file = &mut file;
+        s.spawn(move || {
+            loop {
+                let mut buf = spare.try_recv().unwrap_or_default();
+                buf.resize(PIECE, 0);
+                let r = aeadfast_file::read_full(file, &mut buf).map(|got| {
+                    buf.truncate(got);
+                    buf
+                });
+                let end = r.as_ref().map_or(true, |b| b.len() < PIECE);
+                if tx.send(r).is_err() || end {
+                    return;
+                }
+            }
+        });
+        for piece in rx {
+            let piece = piece?;
+            h.update(&piece);
+            total += piece.len() as u64;
+            let _ = back.send(piece);
+        }
+        Ok::<(), io::Error>(())
+    })?;
+    let now = file.metadata()?.len();
+    if total != len || now != len {
+        return Err(io::Error::other(format!(
+            "the file changed while it was read ({len} bytes when opened, {total} read, {now} \
+             now): checksum not printed"
+        )));
+    }
+    let _ = path;
+    Ok(h.finalize_tag())
 }
 
 fn name_bytes(p: &Path) -> Vec<u8> {
@@ -163,26 +224,24 @@ fn unescape(name: &[u8]) -> Option<Vec<u8>> {
 }
 
 fn load_key(path: Option<&Path>) -> Result<LeMacKey> {
-    let mut raw = [0u8; 16];
+    let mut raw = zeroize::Zeroizing::new([0u8; 16]);
     if let Some(p) = path {
-        let k = files::read_small(p, "key file")?;
-        if k.len() != 16 {
-            anyhow::bail!(
-                "key file {} holds {} bytes; a LeMac key is 16 raw bytes (make one with \
-                 `aeadfast keygen -a gift-cofb -o FILE`, which writes 16 random bytes)",
-                p.display(),
-                k.len()
-            );
-        }
+        // `keygen -a gift-cofb` writes 16 random bytes: a LeMac key.
+        let k = files::read_key(p, 16, "LeMac", "gift-cofb")?;
         raw.copy_from_slice(&k);
     }
-    let key = LeMacKey::new(&raw);
-    raw.fill(0);
-    Ok(key)
+    Ok(LeMacKey::new(&raw))
+}
+
+/// Tags compared in constant time, as the MAC libraries do.
+fn tags_equal(a: &[u8; 16], b: &[u8; 16]) -> bool {
+    use subtle::ConstantTimeEq;
+    bool::from(a.ct_eq(b))
 }
 
 /// `aeadfast sum` / `aeadfast sum -c`.
 pub fn run(args: &Args) -> Result<ExitCode> {
+    super::set_threads(args.num_threads)?;
     let key = load_key(args.key.as_deref())?;
     let files = if args.files.is_empty() {
         vec![PathBuf::from("-")]
@@ -200,12 +259,18 @@ pub fn run(args: &Args) -> Result<ExitCode> {
         for (path, tag) in group.iter().zip(tags) {
             match tag {
                 Ok(t) => {
-                    let (escaped, name) = escape(&name_bytes(path));
+                    let (escaped, name) = if args.zero {
+                        (false, name_bytes(path))
+                    } else {
+                        escape(&name_bytes(path))
+                    };
                     let mut line = Vec::with_capacity(name.len() + 48);
-                    if escaped {
+                    if escaped && !args.no_names {
                         line.push(b'\\');
                     }
-                    if args.tag {
+                    if args.no_names {
+                        line.extend_from_slice(hex::encode(t).as_bytes());
+                    } else if args.tag {
                         line.extend_from_slice(b"LEMAC (");
                         line.extend_from_slice(&name);
                         line.extend_from_slice(b") = ");
@@ -215,13 +280,13 @@ pub fn run(args: &Args) -> Result<ExitCode> {
                         line.extend_from_slice(b"  ");
                         line.extend_from_slice(&name);
                     }
-                    line.push(b'\n');
+                    line.push(if args.zero { 0 } else { b'\n' });
                     out.write_all(&line)
                         .context("cannot write to standard output")?;
                 }
                 Err(e) => {
                     out.flush().context("cannot write to standard output")?;
-                    eprintln!("aeadfast: {}: {e}", path.display());
+                    eprintln!("aeadfast: {}: {}", path.display(), super::os_message(&e));
                     failed = true;
                 }
             }
@@ -294,7 +359,7 @@ fn check(args: &Args, key: &LeMacKey, lists: &[PathBuf]) -> Result<ExitCode> {
             match File::open(list) {
                 Ok(f) => Box::new(BufReader::new(f)),
                 Err(e) => {
-                    eprintln!("aeadfast: {list_name}: {e}");
+                    eprintln!("aeadfast: {list_name}: {}", super::os_message(&e));
                     ok = false;
                     continue;
                 }
@@ -337,19 +402,24 @@ fn check(args: &Args, key: &LeMacKey, lists: &[PathBuf]) -> Result<ExitCode> {
             let tags: Vec<io::Result<[u8; 16]>> =
                 group.par_iter().map(|(p, _)| hash_path(key, p)).collect();
             for ((path, want), got) in group.iter().zip(tags) {
-                let (_, shown) = escape(&name_bytes(path));
-                let shown = String::from_utf8_lossy(&shown);
+                // As sha256sum: an escaped name is printed with a leading backslash.
+                let (escaped, shown) = escape(&name_bytes(path));
+                let shown = format!(
+                    "{}{}",
+                    if escaped { "\\" } else { "" },
+                    String::from_utf8_lossy(&shown)
+                );
                 match got {
                     Err(e) if args.ignore_missing && e.kind() == io::ErrorKind::NotFound => {}
                     Err(e) => {
                         unreadable += 1;
                         if !args.status {
                             out.flush().ok();
-                            eprintln!("aeadfast: {}: {e}", path.display());
+                            eprintln!("aeadfast: {}: {}", path.display(), super::os_message(&e));
                             writeln!(out, "{shown}: FAILED open or read")?;
                         }
                     }
-                    Ok(t) if t == *want => {
+                    Ok(t) if tags_equal(&t, want) => {
                         verified += 1;
                         if !args.status && !args.quiet {
                             writeln!(out, "{shown}: OK")?;
@@ -427,5 +497,18 @@ mod tests {
         assert!(e);
         assert_eq!(unescape(&s).unwrap(), b"a\nb\\");
         assert_eq!(escape(b"plain"), (false, b"plain".to_vec()));
+    }
+
+    #[test]
+    fn tags_compare_equal_only_when_equal() {
+        let a = [7u8; 16];
+        assert!(tags_equal(&a, &a));
+        for i in 0..16 {
+            for bit in 0..8 {
+                let mut b = a;
+                b[i] ^= 1 << bit;
+                assert!(!tags_equal(&a, &b), "{i} {bit}");
+            }
+        }
     }
 }

@@ -1,0 +1,173 @@
+//! `cargo bench -p aeadfast-file`: the file format against one-shot HiAE in the same run.
+//!
+//! * `1GiB/*`: 1 GiB in memory, HiAE, default chunk size (256 KiB): `Encryptor` (to
+//!   `io::sink` and to a `Vec`) and `Decryptor` (`read` into a `Vec`, `copy_to` a sink), with
+//!   the `parallel` feature on every core, against the single-thread one-shot HiAE
+//!   encryption / decryption of the whole buffer in place.
+//! * `random_4KiB/*`: a random 4 KiB read at a random offset of a 1 GiB encrypted file in
+//!   the page cache (seek + read through `Decryptor<File>`) against decrypting one 256 KiB
+//!   chunk held in memory.
+//!
+//! `AEADFAST_BENCH_MIB` changes the size of the large input (default 1024).
+
+use std::hint::black_box;
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::time::Duration;
+
+use aeadfast_file::chunk::Sealer;
+use aeadfast_file::{Algorithm, Decryptor, Encryptor, Header};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use hiae::{AeadInOut, Hiae, KeyInit};
+
+const KEY: [u8; 32] = [0x42; 32];
+
+fn size() -> usize {
+    std::env::var("AEADFAST_BENCH_MIB")
+        .ok()
+        .and_then(|s| s.parse::<usize>().ok())
+        .unwrap_or(1024)
+        << 20
+}
+
+fn data(len: usize) -> Vec<u8> {
+    let mut x = 0x9e3779b97f4a7c15u64;
+    let mut v = vec![0u8; len];
+    for c in v.chunks_mut(8) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        c.copy_from_slice(&x.to_le_bytes()[..c.len()]);
+    }
+    v
+}
+
+fn encrypt_file(plain: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(plain.len() + plain.len() / 1000 + 1024);
+    let mut enc = Encryptor::new(&mut out, Algorithm::Hiae, &KEY).unwrap();
+    enc.write_all(plain).unwrap();
+    enc.finish().unwrap();
+    out
+}
+
+fn large(c: &mut Criterion) {
+    let len = size();
+    let plain = data(len);
+    let file = encrypt_file(&plain);
+    let cipher = Hiae::new(&KEY.into());
+    let nonce = [7u8; 16].into();
+    let mut g = c.benchmark_group(format!("{}MiB", len >> 20));
+    g.sample_size(10)
+        .measurement_time(Duration::from_secs(8))
+        .warm_up_time(Duration::from_secs(1))
+        .throughput(Throughput::Bytes(len as u64));
+
+    let mut buf = plain.clone();
+    g.bench_function("one_shot_hiae_encrypt_1_thread", |b| {
+        b.iter(|| {
+            black_box(
+                cipher
+                    .encrypt_inout_detached(&nonce, b"", buf.as_mut_slice().into())
+                    .unwrap(),
+            )
+        })
+    });
+    let mut ct = plain.clone();
+    let tag = cipher
+        .encrypt_inout_detached(&nonce, b"", ct.as_mut_slice().into())
+        .unwrap();
+    g.bench_function("one_shot_hiae_decrypt_1_thread", |b| {
+        b.iter_batched_ref(
+            || ct.clone(),
+            |w| {
+                cipher
+                    .decrypt_inout_detached(&nonce, b"", w.as_mut_slice().into(), &tag)
+                    .unwrap()
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    drop(ct);
+    g.bench_function("encryptor_to_sink", |b| {
+        b.iter(|| {
+            let mut enc = Encryptor::new(io::sink(), Algorithm::Hiae, &KEY).unwrap();
+            enc.write_all(&plain).unwrap();
+            enc.finish().unwrap();
+        })
+    });
+    let mut out = Vec::with_capacity(file.len());
+    g.bench_function("encryptor_to_vec", |b| {
+        b.iter(|| {
+            out.clear();
+            let mut enc = Encryptor::new(&mut out, Algorithm::Hiae, &KEY).unwrap();
+            enc.write_all(&plain).unwrap();
+            enc.finish().unwrap();
+        })
+    });
+    drop(out);
+    let mut back = vec![0u8; len];
+    g.bench_function("decryptor_read_into_vec", |b| {
+        b.iter(|| {
+            let mut dec = Decryptor::new(&file[..], &KEY).unwrap();
+            dec.read_exact(&mut back).unwrap();
+            assert_eq!(dec.read(&mut [0u8; 1]).unwrap(), 0);
+        })
+    });
+    assert!(back == plain);
+    g.bench_function("decryptor_copy_to_sink", |b| {
+        b.iter(|| {
+            let mut dec = Decryptor::new(&file[..], &KEY).unwrap();
+            assert_eq!(dec.copy_to(&mut io::sink()).unwrap(), len as u64);
+        })
+    });
+    g.finish();
+}
+
+fn random_read(c: &mut Criterion) {
+    let len = size();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bench.af");
+    let plain = data(len);
+    std::fs::write(&path, encrypt_file(&plain)).unwrap();
+    drop(plain);
+    let mut g = c.benchmark_group("random_4KiB");
+    g.throughput(Throughput::Bytes(4096));
+
+    // One chunk decrypted in memory: the reference cost.
+    let header = Header {
+        algorithm: Algorithm::Hiae,
+        chunk_log2: 18,
+        key_source: aeadfast_file::KeySource::RawKey,
+        nonce_prefix: [3; 11],
+    };
+    let hb = header.to_bytes();
+    let sealer = Sealer::new(&header, &hb, b"", &KEY).unwrap();
+    let mut chunk = data(1 << 18);
+    let tag = sealer.seal(5, false, chunk.as_mut_slice().into()).unwrap();
+    let mut work = vec![0u8; 1 << 18];
+    g.bench_function("decrypt_one_256KiB_chunk_in_memory", |b| {
+        b.iter(|| {
+            let io = aead::inout::InOutBuf::new(&chunk, &mut work).unwrap();
+            sealer.open(5, false, io, &tag).unwrap();
+        })
+    });
+
+    let mut dec = Decryptor::new(std::fs::File::open(&path).unwrap(), &KEY).unwrap();
+    let mut rng = 0x2545f4914f6cdd1du64;
+    let mut buf = [0u8; 4096];
+    dec.seek(SeekFrom::Start(0)).unwrap();
+    g.bench_function("seek_and_read_4KiB_from_1GiB_file", |b| {
+        b.iter(|| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let at = rng % (len as u64 - 4096);
+            dec.seek(SeekFrom::Start(at)).unwrap();
+            dec.read_exact(&mut buf).unwrap();
+            black_box(&buf);
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, large, random_read);
+criterion_main!(benches);

@@ -554,9 +554,11 @@ static void FN(_run)(const char *dir)
         snprintf(g_ctx, sizeof g_ctx, "%s on %s", STR(P), FN(_get_implementation_name)());
         CHECK(strcmp(FN(_get_implementation_name)(), IMPL_NAMES[i]) == 0, "forced name");
         unsigned long before = g_checks, failed = g_failures;
+        clock_t       start  = clock();
         FN(_suite)(root);
-        printf("%-7s %-13s %6lu checks, %lu failures\n", STR(P), IMPL_NAMES[i],
-               g_checks - before, g_failures - failed);
+        printf("%-7s %-13s %6lu checks, %lu failures (%.1f s)\n", STR(P), IMPL_NAMES[i],
+               g_checks - before, g_failures - failed,
+               (double) (clock() - start) / CLOCKS_PER_SEC);
         ran++;
     }
     FN(_force_implementation)(NULL);

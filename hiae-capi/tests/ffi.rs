@@ -10,7 +10,7 @@
 
 use core::ptr::{null, null_mut};
 
-use hiae::{AeadInOut, Hiae, HiaeX2, HiaeX4, KeyInit, Variant};
+use hiae::{Hiae, HiaeX2, HiaeX4, Variant};
 use hiae_capi::*;
 
 const KEY: [u8; 32] = [7; 32];

@@ -196,7 +196,8 @@ static void FN(_aead_ok)(const bytes *key, const bytes *nonce, const bytes *ad, 
     static const size_t steps[] = { 1, 5, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 1000, 4096 };
     static const size_t quick_steps[] = { 5, 17, 65 };
     const size_t       *list = g_quick ? quick_steps : steps;
-    size_t count = g_quick ? sizeof quick_steps / sizeof quick_steps[0] : sizeof steps / sizeof steps[0];
+    size_t              count =
+        g_quick ? sizeof quick_steps / sizeof quick_steps[0] : sizeof steps / sizeof steps[0];
     for (size_t i = 0; i < count; i++) {
         if (list[i] < 16 && len + ad->len > (g_quick ? 100 : 600)) {
             continue; /* tiny pieces of long inputs: covered by the random chunkings */
@@ -383,7 +384,8 @@ static void FN(_random)(void)
         }
         FN(_stream)(&key, &nonce, &ad, &msg, &ct, &tag, 0, 0);
         FN(_stream)(&key, &nonce, &ad, &msg, &ct, &tag, 0, 1 + (size_t) (rng() % 40));
-        FN(_block_enc)(&key, &nonce, &ad, &msg, &ct, &tag, adl / WIDE * WIDE, len / 2 / WIDE * WIDE);
+        FN(_block_enc)(&key, &nonce, &ad, &msg, &ct, &tag, adl / WIDE * WIDE,
+                       len / 2 / WIDE * WIDE);
 
         /* Partly overlapping input and output: as if the input were first moved there. */
         uint8_t *buf = xmalloc(len + 8), t[16];

@@ -1,0 +1,264 @@
+/*
+ * HiAEx4.h - HiAEx4 authenticated encryption: four HiAE lanes in parallel (experimental, not
+ * in the HiAE draft).
+ *
+ * The C interface of libhiae, implemented by the aeadfast-hiae-capi library (libhiae_capi.a /
+ * libhiae_capi.so). A program written against libhiae's HiAEx4.h compiles unchanged with this
+ * header; link it with -lhiae_capi instead of -lhiae.
+ *
+ * Definition: zig-hiae's degree-generic HiaeX(4), the draft's constants C0 and C1 in every
+ * lane. THIS DIFFERS FROM LIBHIAE: libhiae's HiAEx4 constant table has byte 4 of C1 mistyped
+ * in lanes 0-1 (0x42 instead of 0x22) and C0 in place of C1 in lanes 2-3, so its tags (and
+ * its ciphertexts of non-empty messages) differ from this library's for every input; data
+ * encrypted with libhiae's HiAEx4 does not decrypt here, and the reverse. HiAEx4_mac and
+ * HiAEx4_finalize_mac also differ: libhiae folds all lanes into the MAC tag in the last step,
+ * this library takes lane 0 after absorbing the other lanes' sums. Data is processed in
+ * 64-byte blocks (16 bytes per lane) and zero-padded to a multiple of 64.
+ *
+ * Conventions for every function below:
+ *   - Keys are HIAEX4_KEYBYTES (32) bytes, nonces HIAEX4_NONCEBYTES (16), tags
+ *     HIAEX4_MACBYTES (16). A (key, nonce) pair must never encrypt two different messages.
+ *   - Functions returning int return 0 on success and -1 on failure.
+ *   - A pointer may be NULL only when its length is 0. A NULL pointer with a non-zero length
+ *     (a NULL key, nonce or tag counts as one) is an error: int functions return -1, void
+ *     functions write nothing but zeros to their outputs (see each function).
+ *   - Input and output buffers of one call are either the same pointer (in place) or do not
+ *     overlap; outputs never overlap the key, nonce, associated data or tag.
+ *   - Messages and associated data are limited to 2^61 - 1 bytes each.
+ *   - A state object may be used by one thread at a time; different objects are independent.
+ *     All functions may be called from any number of threads.
+ *   - No error unwinds into the caller; no function aborts the process (the one exception
+ *     is noted at HiAEx4_init).
+ */
+#ifndef HiAEx4_H
+#define HiAEx4_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Key length in bytes. */
+#define HIAEX4_KEYBYTES 32
+/** Nonce length in bytes. */
+#define HIAEX4_NONCEBYTES 16
+/** Authentication tag length in bytes. */
+#define HIAEX4_MACBYTES 16
+
+/**
+ * The raw HiAEx4 state (sixteen blocks of 4 lanes x 16 bytes), for the block API below.
+ * sizeof 1024, alignment 1: it may be placed at any address.
+ */
+typedef struct {
+    uint8_t opaque[1024];
+} HiAEx4_state_t;
+
+/* ------------------------------------------------------------------------------------------ */
+/* One-shot AEAD and MAC                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * Encrypts msg_len bytes of msg into ct and writes the 16-byte tag.
+ * ct may equal msg (in place). ad (ad_len bytes) is authenticated, not encrypted.
+ * Returns 0, or -1 on invalid arguments or oversized input (then ct and tag are zero-filled
+ * where they can be written).
+ */
+int HiAEx4_encrypt(const uint8_t *key, const uint8_t *nonce, const uint8_t *msg, uint8_t *ct,
+                 size_t msg_len, const uint8_t *ad, size_t ad_len, uint8_t *tag);
+
+/**
+ * Decrypts ct_len bytes of ct into msg and verifies the tag in constant time.
+ * msg may equal ct (in place). Returns 0 if the tag is valid; otherwise -1, and msg is
+ * zero-filled: no unverified plaintext is ever left in msg.
+ */
+int HiAEx4_decrypt(const uint8_t *key, const uint8_t *nonce, uint8_t *msg, const uint8_t *ct,
+                 size_t ct_len, const uint8_t *ad, size_t ad_len, const uint8_t *tag);
+
+/**
+ * HiAEx4's MAC mode (degree-generic definition; differs from libhiae, see the top of this
+ * file): writes a 16-byte tag over data. Use a unique nonce per message. Not a hash:
+ * whoever knows the key can make collisions. Returns 0, or -1 on invalid arguments (tag
+ * zero-filled).
+ */
+int HiAEx4_mac(const uint8_t *key, const uint8_t *nonce, const uint8_t *data, size_t data_len,
+             uint8_t *tag);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Library and implementation selection                                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Detects the CPU's features (optional: every function does it on first use). Returns 0. */
+int HiAEx4_init_library(void);
+
+/**
+ * The name of the implementation HiAEx4 functions run on now, a static string:
+ * "VAES-AVX512", "VAES-AVX2", "AES-NI", "ARM-AES-SHA3", "ARM-AES" or "Portable"
+ * (constant-time software AES). Every name returned is accepted by
+ * HiAEx4_force_implementation.
+ */
+const char *HiAEx4_get_implementation_name(void);
+
+/**
+ * Selects the implementation for all following HiAEx4 calls in this process (HiAE and HiAEx2
+ * have their own setting). Accepts the names above and libhiae's: "VAES+AVX512",
+ * "VAES-AVX2", "AES-NI", "AESNI-AVX", "ARM SHA3", "ARM NEON", "ARM", "ARM-Crypto",
+ * "Software"; case and the separators '-', '_', '+', ' ' do not matter. NULL restores
+ * automatic selection (the fastest). Returns 0, or -1 if the name is unknown or the
+ * implementation cannot run on this CPU (the setting is then unchanged). Results never
+ * depend on the implementation, only speed does.
+ */
+int HiAEx4_force_implementation(const char *impl_name);
+
+/** Compares two 16-byte tags in constant time: 0 if equal, -1 if not (or if one is NULL). */
+int HiAEx4_verify_tag(const uint8_t *expected_tag, const uint8_t *actual_tag);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Streaming: one message whose associated data and body arrive in pieces of any sizes        */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Stream phase, readable in HiAEx4_stream_state_t.phase. */
+typedef enum {
+    HiAEx4_STREAM_INIT  = 0, /**< after HiAEx4_stream_init */
+    HiAEx4_STREAM_AD    = 1, /**< absorbing associated data */
+    HiAEx4_STREAM_MSG   = 2, /**< encrypting or decrypting */
+    HiAEx4_STREAM_FINAL = 3  /**< finished, or refused after a misuse (see below) */
+} HiAEx4_stream_phase_t;
+
+/** Stream direction, readable in HiAEx4_stream_state_t.mode. */
+typedef enum {
+    HiAEx4_STREAM_MODE_NONE    = 0, /**< no message byte yet */
+    HiAEx4_STREAM_MODE_ENCRYPT = 1,
+    HiAEx4_STREAM_MODE_DECRYPT = 2
+} HiAEx4_stream_mode_t;
+
+/**
+ * Streaming state. Programs may read phase and mode; every other member is private to the
+ * library. sizeof 1120 and alignment 8 where size_t is 8 bytes (x86-64, aarch64);
+ * 1108 and 4 where it is 4 bytes.
+ *
+ * Misuse is refused, never half-done: an absorb after the first encrypt/decrypt, an encrypt
+ * on a decrypting stream (or the reverse), any call after finalize/verify, a NULL pointer
+ * with a non-zero length, a NULL key or nonce in HiAEx4_stream_init, or a total length over
+ * 2^61 - 1 bytes moves the stream to HiAEx4_STREAM_FINAL and wipes it. From then on encrypt
+ * and decrypt zero-fill their output, finalize writes an all-zero tag and verify returns -1.
+ */
+typedef struct {
+    HiAEx4_state_t        state;
+    uint8_t             buffer[64];
+    size_t              offset;
+    size_t              ad_len;
+    size_t              msg_len;
+    HiAEx4_stream_phase_t phase;
+    HiAEx4_stream_mode_t  mode;
+} HiAEx4_stream_state_t;
+
+/** Starts a stream with key and nonce (phase HiAEx4_STREAM_INIT, mode NONE). */
+void HiAEx4_stream_init(HiAEx4_stream_state_t *stream, const uint8_t *key, const uint8_t *nonce);
+
+/** Appends ad_len bytes of associated data; only before the first encrypt/decrypt. */
+void HiAEx4_stream_absorb(HiAEx4_stream_state_t *stream, const uint8_t *ad, size_t ad_len);
+
+/**
+ * Encrypts the next len bytes of the message from pt into ct (ct may equal pt). The
+ * ciphertext of any chunking equals HiAEx4_encrypt's.
+ */
+void HiAEx4_stream_encrypt(HiAEx4_stream_state_t *stream, uint8_t *ct, const uint8_t *pt,
+                           size_t len);
+
+/**
+ * Decrypts the next len bytes of ciphertext from ct into pt (pt may equal ct).
+ *
+ * WARNING: the plaintext written here is UNVERIFIED. It is released before the tag is
+ * checked, because this is libhiae's streaming contract. Until HiAEx4_stream_verify returns 0
+ * it may be attacker-chosen: do not parse it, act on it, or write it anywhere it could be
+ * taken for authentic (use a temporary file, not the destination), and discard all of it if
+ * verification fails. Where the whole message fits in memory, HiAEx4_decrypt is the safe choice:
+ * it never releases unverified plaintext.
+ */
+void HiAEx4_stream_decrypt(HiAEx4_stream_state_t *stream, uint8_t *pt, const uint8_t *ct,
+                           size_t len);
+
+/**
+ * Finishes the message and writes its 16-byte tag (encryption side). The stream is then
+ * wiped and in phase HiAEx4_STREAM_FINAL. On a refused stream the tag written is all zeros.
+ */
+void HiAEx4_stream_finalize(HiAEx4_stream_state_t *stream, uint8_t *tag);
+
+/**
+ * Finishes a decrypted message and checks expected_tag in constant time. Returns 0 if it is
+ * valid, -1 otherwise: then everything HiAEx4_stream_decrypt produced for this stream is not
+ * authentic and must be discarded. The stream is wiped and in phase HiAEx4_STREAM_FINAL.
+ */
+int HiAEx4_stream_verify(HiAEx4_stream_state_t *stream, const uint8_t *expected_tag);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Block API: the raw cipher, the caller handles lengths and order                            */
+/* ------------------------------------------------------------------------------------------ */
+/*
+ * Sequence: HiAEx4_init, HiAEx4_absorb (associated data), HiAEx4_enc or HiAEx4_dec (message),
+ * HiAEx4_finalize with the total lengths. Every absorb/enc/dec call except the last of its kind
+ * must process a multiple of 64 bytes; a final partial block is zero-padded to 64 bytes
+ * (in decryption the state absorbs the padded plaintext). Nothing here checks the order of
+ * calls, nonce uniqueness or tags: use HiAEx4_verify_tag to compare.
+ * HiAEx4_mac(data) equals HiAEx4_init, HiAEx4_absorb(data), HiAEx4_finalize_mac(data_len).
+ */
+
+/**
+ * Initializes state with key and nonce. With a NULL key or nonce the state is filled with
+ * random bytes from the operating system instead, so nothing produced from it can be
+ * predicted or verified (if the system has no randomness to give, the process aborts).
+ */
+void HiAEx4_init(HiAEx4_state_t *state, const uint8_t *key, const uint8_t *nonce);
+
+/** Absorbs len bytes of associated data (a multiple of 64, except on the last call). */
+void HiAEx4_absorb(HiAEx4_state_t *state, const uint8_t *ad, size_t len);
+
+/**
+ * Writes the 16-byte tag for ad_len bytes of associated data and msg_len bytes of message
+ * (lengths in bytes). The state is left finalized; it must not be used again.
+ */
+void HiAEx4_finalize(HiAEx4_state_t *state, uint64_t ad_len, uint64_t msg_len, uint8_t *tag);
+
+/**
+ * MAC finalization: writes the 16-byte tag after data_len bytes of data went through
+ * HiAEx4_absorb (degree-generic definition; differs from libhiae, see the top of this file).
+ * The state is left finalized; it must not be used again.
+ */
+void HiAEx4_finalize_mac(HiAEx4_state_t *state, uint64_t data_len, uint8_t *tag);
+
+/**
+ * Encrypts size bytes from mi into ci (a multiple of 64, except on the last call; ci may
+ * equal mi). On invalid arguments the state is unchanged and ci is zero-filled.
+ */
+void HiAEx4_enc(HiAEx4_state_t *state, uint8_t *ci, const uint8_t *mi, size_t size);
+
+/**
+ * Decrypts size bytes from ci into mi (a multiple of 64, except on the last call; mi may
+ * equal ci). The plaintext is unverified until the caller checks the tag. On invalid
+ * arguments the state is unchanged and mi is zero-filled.
+ */
+void HiAEx4_dec(HiAEx4_state_t *state, uint8_t *mi, const uint8_t *ci, size_t size);
+
+/**
+ * Encrypts size < 64 bytes from mi into ci with the current keystream, WITHOUT updating the
+ * state: for output that is needed before its block is complete; the completed block must
+ * then go through HiAEx4_enc. size >= 64 is invalid (ci zero-filled).
+ */
+void HiAEx4_enc_partial_noupdate(HiAEx4_state_t *state, uint8_t *ci, const uint8_t *mi,
+                                 size_t size);
+
+/**
+ * Decrypts size < 64 bytes from ci into mi with the current keystream, WITHOUT updating the
+ * state (the completed block must then go through HiAEx4_dec). The plaintext is unverified.
+ * size >= 64 is invalid (mi zero-filled).
+ */
+void HiAEx4_dec_partial_noupdate(HiAEx4_state_t *state, uint8_t *mi, const uint8_t *ci,
+                                 size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HiAEx4_H */

@@ -104,7 +104,10 @@ fn an_interrupted_passphrase_prompt_restores_echo() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     };
     std::thread::sleep(std::time::Duration::from_millis(500));
-    let st = Command::new("kill").args(["-s", "TERM", &pid.to_string()]).status().unwrap();
+    let st = Command::new("kill")
+        .args(["-s", "TERM", &pid.to_string()])
+        .status()
+        .unwrap();
     assert!(st.success());
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);

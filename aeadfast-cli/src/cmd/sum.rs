@@ -11,7 +11,6 @@ use lemac::{LeMacKey, Mac};
 use rayon::prelude::*;
 
 use super::files;
-use super::mapped;
 
 const HELP: &str = "\
 Prints `<32 hex digits>  <name>` per file, byte-identical to pauldreik's `lemacsum` (LeMac \
@@ -73,10 +72,6 @@ pub struct Args {
 
 /// Files hashed in parallel before their lines are printed.
 const GROUP: usize = 64;
-/// Files up to this size are mapped whole and hashed in one call; larger ones in windows of
-/// this size, the next one mapped while the current one is hashed.
-const WINDOW: u64 = 64 << 20;
-const ZERO_NONCE: [u8; 16] = [0; 16];
 
 fn hash_reader(key: &LeMacKey, mut r: impl Read) -> io::Result<[u8; 16]> {
     let mut h = key.hasher();
@@ -91,8 +86,10 @@ fn hash_reader(key: &LeMacKey, mut r: impl Read) -> io::Result<[u8; 16]> {
     }
 }
 
-/// The LeMac tag of a file (`-`: standard input): memory-mapped when it is a non-empty
-/// regular file, read in 1 MiB pieces otherwise.
+/// The LeMac tag of a file (`-`: standard input): a non-empty regular file is read ahead by
+/// [`hash_file_read`], anything else in 1 MiB pieces. Regular files are read, not mapped: a
+/// file truncated while it is hashed is then an error message, where a mapping would die of
+/// SIGBUS.
 fn hash_path(key: &LeMacKey, path: &Path) -> io::Result<[u8; 16]> {
     if files::is_dash(path) {
         return hash_reader(key, io::stdin().lock());
@@ -106,69 +103,76 @@ fn hash_path(key: &LeMacKey, path: &Path) -> io::Result<[u8; 16]> {
     if !meta.is_file() || len == 0 {
         return hash_reader(key, file);
     }
-    if std::env::var_os("AEADFAST_SUM_READ").is_some() {
-        return hash_file_read(key, file, len, path);
-    }
-    if len <= WINDOW {
-        let map = mapped::map(&file, 0, len as usize)?;
-        return Ok(key.mac(&map, &ZERO_NONCE));
-    }
-    // Larger files: a helper thread maps (and faults in) the next window while this one is
-    // hashed, so the kernel's page-table work overlaps the hashing.
-    let mut h = key.hasher();
-    std::thread::scope(|s| {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<io::Result<memmap2::Mmap>>(1);
-        let file = &file;
-        s.spawn(move || {
-            let mut off = 0;
-            while off < len {
-                let n = (len - off).min(WINDOW);
-                let map = mapped::map(file, off, n as usize);
-                let failed = map.is_err();
-                if tx.send(map).is_err() || failed {
-                    return;
-                }
-                off += n;
-            }
-        });
-        for map in rx {
-            h.update(&map?);
-        }
-        Ok(h.finalize_tag())
-    })
+    hash_file_read(key, file, len)
 }
 
 /// Bytes read per piece from a regular file.
 const PIECE: usize = 4 << 20;
 
-/// The LeMac tag of a regular file of `len` bytes read with `read` (a helper thread reads the
-/// next piece while this one is hashed). A file that changes size meanwhile is an error.
-fn hash_file_read(key: &LeMacKey, mut file: File, len: u64, path: &Path) -> io::Result<[u8; 16]> {
+/// Threads reading pieces of one file at once (the page cache copies on several cores).
+const READERS: u64 = 2;
+
+/// The LeMac tag of a regular file of `len` bytes read with `pread`: [`READERS`] helper
+/// threads read the pieces ahead (piece `i` by thread `i % READERS`) while this thread hashes
+/// them in order. A file that changes size meanwhile is an error, never a crash.
+fn hash_file_read(key: &LeMacKey, file: File, len: u64) -> io::Result<[u8; 16]> {
+    use std::os::unix::fs::FileExt;
+    use std::sync::mpsc::{Receiver, Sender, channel, sync_channel};
+    let pieces = len.div_ceil(PIECE as u64);
     let mut h = key.hasher();
     let mut total = 0u64;
     std::thread::scope(|s| {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<io::Result<Vec<u8>>>(1);
-        let (back, spare) = std::sync::mpsc::channel::<Vec<u8>>();
-        let file = &mut file;
-        s.spawn(move || {
-            loop {
-                let mut buf = spare.try_recv().unwrap_or_default();
-                buf.resize(PIECE, 0);
-                let r = aeadfast_file::read_full(file, &mut buf).map(|got| {
+        // Per reader: its pieces in order, and the way back for spent buffers.
+        type Lane = (Receiver<io::Result<Vec<u8>>>, Sender<Vec<u8>>);
+        let mut lanes: Vec<Lane> = Vec::new();
+        for r in 0..READERS.min(pieces) {
+            let (tx, rx) = sync_channel::<io::Result<Vec<u8>>>(1);
+            let (back, spare) = channel::<Vec<u8>>();
+            lanes.push((rx, back));
+            let file = &file;
+            s.spawn(move || {
+                let mut i = r;
+                while i < pieces {
+                    let at = i * PIECE as u64;
+                    let want = (len - at).min(PIECE as u64) as usize;
+                    let mut buf = spare.try_recv().unwrap_or_default();
+                    buf.resize(want, 0);
+                    let mut got = 0;
+                    let r = loop {
+                        match file.read_at(&mut buf[got..], at + got as u64) {
+                            Ok(0) => break Ok(()),
+                            Ok(n) => {
+                                got += n;
+                                if got == want {
+                                    break Ok(());
+                                }
+                            }
+                            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                            Err(e) => break Err(e),
+                        }
+                    };
                     buf.truncate(got);
-                    buf
-                });
-                let end = r.as_ref().map_or(true, |b| b.len() < PIECE);
-                if tx.send(r).is_err() || end {
-                    return;
+                    let short = got < want;
+                    if tx.send(r.map(|()| buf)).is_err() || short {
+                        return;
+                    }
+                    i += READERS;
                 }
-            }
-        });
-        for piece in rx {
+            });
+        }
+        for i in 0..pieces {
+            let (rx, back) = &lanes[(i % READERS) as usize];
+            let Ok(piece) = rx.recv() else {
+                break;
+            };
             let piece = piece?;
+            let short = piece.len() as u64 != (len - i * PIECE as u64).min(PIECE as u64);
             h.update(&piece);
             total += piece.len() as u64;
             let _ = back.send(piece);
+            if short {
+                break;
+            }
         }
         Ok::<(), io::Error>(())
     })?;
@@ -179,7 +183,6 @@ fn hash_file_read(key: &LeMacKey, mut file: File, len: u64, path: &Path) -> io::
              now): checksum not printed"
         )));
     }
-    let _ = path;
     Ok(h.finalize_tag())
 }
 

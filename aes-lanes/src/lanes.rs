@@ -93,6 +93,34 @@ pub trait Lanes: Copy {
     /// `AESL = MixColumns ∘ ShiftRows ∘ SubBytes`.
     fn aes_round(self, key: Self) -> Self;
 
+    /// `K` independent rounds: `x[j].aes_round(k[j])` for every `j`.
+    ///
+    /// The same as `K` calls of [`aes_round`](Lanes::aes_round), which is what the hardware
+    /// backends do. The portable lanes evaluate four blocks per bitsliced round whatever
+    /// the lane count, so they fill each round with up to `4 / LANES` of these: an algorithm
+    /// with independent rounds (HiAE's two per update, and those of neighbouring updates)
+    /// gets them for the price of one.
+    ///
+    /// ```
+    /// use aes_lanes::{Lanes, Soft};
+    /// let x: [Soft<1>; 3] = core::array::from_fn(|i| Soft::broadcast(&[i as u8; 16]));
+    /// let k: [Soft<1>; 3] = core::array::from_fn(|i| Soft::broadcast(&[9 * i as u8; 16]));
+    /// let y = <Soft<1>>::aes_rounds(x, k);
+    /// for j in 0..3 {
+    ///     assert_eq!(y[j], x[j].aes_round(k[j]));
+    /// }
+    /// ```
+    #[inline(always)]
+    fn aes_rounds<const K: usize>(x: [Self; K], k: [Self; K]) -> [Self; K] {
+        // A plain loop, not `array::map`: an out-of-line closure instance would be compiled
+        // without the backend's target features.
+        let mut out = x;
+        for j in 0..K {
+            out[j] = x[j].aes_round(k[j]);
+        }
+        out
+    }
+
     /// The last AES encryption round (no MixColumns), x86 shape:
     /// `ShiftRows(SubBytes(self)) ^ key`.
     fn aes_round_last(self, key: Self) -> Self;

@@ -1,17 +1,38 @@
-//! Portable, constant-time lanes: bitsliced AES on eight 64-bit bit planes.
+//! Portable, constant-time lanes: bitsliced AES on 64-bit words.
 //!
-//! A [`Soft<N>`] value keeps its `16 N` bytes in *bitsliced* form: plane `p` holds bit `p` of
-//! every byte, byte `j` at bit position `j` (`j = 16 lane + 4 column + row`). XOR and AND act
-//! on planes directly, so only [`load`](Lanes::load), [`store`](Lanes::store) and
-//! [`broadcast`](Lanes::broadcast) pay for the (un)transposition; an AES round works on the
-//! planes:
+//! # Layout
 //!
-//! * SubBytes: the Boyar–Peralta circuit (113 XOR/AND/XNOR gates) on all 64 bytes at once;
-//! * ShiftRows: a rotation of each row's bits inside every 16-bit group;
-//! * MixColumns: rotations inside every 4-bit group, and `xtime` as a shift of planes.
+//! The round works on a *slab*: eight 64-bit words holding four 16-byte blocks, word `p` being
+//! bit plane `p` (bit `p` of every byte). Bit `16 r + 4 c + s` of a plane belongs to the byte
+//! in row `r`, column `c` of the block in *slot* `s` (AES byte `4 c + r`). In this order
 //!
-//! Everything is straight-line bitwise arithmetic: no table, no branch, no memory access that
-//! depends on data. One round costs the same for 1, 2 or 4 lanes.
+//! * SubBytes is the Boyar–Peralta circuit (113 XOR/AND/XNOR gates) on the eight planes;
+//! * ShiftRows rotates rows 1, 2 and 3 of every slot by moving 4-bit groups inside each
+//!   row's 16 bits: two masked shift stages (by 8 bits for rows 2 and 3, by 4 for rows 1 and
+//!   3);
+//! * MixColumns needs the rows rotated against each other, which are rotations of a whole
+//!   word by 16 or 32 bits; `xtime` is a shift of planes.
+//!
+//! A [`Soft<N>`] value keeps its `16 N` bytes densely in `2 N` words of the same shape, the
+//! slots holding (`p` the plane, `l` the lane, `w` the word):
+//!
+//! | `N` | word `w` holds | slot `s` holds |
+//! |---|---|---|
+//! | 4 | plane `w` | lane `s` |
+//! | 2 | planes `2 w`, `2 w + 1` | plane `2 w + (s & 1)` of lane `s >> 1` |
+//! | 1 | planes `4 w .. 4 w + 3` | plane `4 w + s` |
+//!
+//! so XOR and AND cost `2 N` word operations, and a round packs `4 / N` values into one slab
+//! (one or two stages of bit-group swaps between their words), evaluates the round once for
+//! all four blocks, and unpacks. [`Lanes::aes_rounds`] fills each slab with independent
+//! rounds: four one-lane rounds cost one bitsliced round.
+//!
+//! Loading and storing are transposes made of the same bit-group swaps: 4, 5 or 6 stages for
+//! 1, 2 or 4 lanes.
+//!
+//! Everything is straight-line bitwise arithmetic on the words: no table, no branch and no
+//! memory address that depends on the data (the few branches depend on `N` and on how many
+//! rounds a call asks for, never on a value).
 
 use crate::lanes::{Lanes, MAX_LANES, SLICED_ROT_WORD};
 
@@ -26,7 +47,8 @@ use crate::lanes::{Lanes, MAX_LANES, SLICED_ROT_WORD};
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Soft<const N: usize> {
-    planes: [u64; 8],
+    /// `2 N` words in the layout of the module docs.
+    words: [[u64; 2]; N],
 }
 
 impl<const N: usize> core::fmt::Debug for Soft<N> {
@@ -38,73 +60,164 @@ impl<const N: usize> core::fmt::Debug for Soft<N> {
     }
 }
 
-/// Swaps the bit groups `x & mask` and `(x >> shift) & mask` between two words.
+/// Eight words: a slab, or the words of up to `4 / N` values side by side (value `j` in
+/// words `2 N j .. 2 N (j + 1)`).
+type Words = [u64; 8];
+
+/// `MASK[b]`: the bit positions whose index has bit `b` clear.
+const MASK: [u64; 6] = [
+    0x5555_5555_5555_5555,
+    0x3333_3333_3333_3333,
+    0x0F0F_0F0F_0F0F_0F0F,
+    0x00FF_00FF_00FF_00FF,
+    0x0000_FFFF_0000_FFFF,
+    0x0000_0000_FFFF_FFFF,
+];
+
+/// Exchanges the bits of `w[a]` whose position has bit `b` set with the bits of `w[c]` whose
+/// position has it clear: with `a` and `c` two words that differ in one bit of their index,
+/// this swaps that index bit with bit `b` of the bit position. An involution.
 #[inline(always)]
-fn swap_move(a: &mut u64, b: &mut u64, mask: u64, shift: u32) {
-    let t = ((*a >> shift) ^ *b) & mask;
-    *b ^= t;
-    *a ^= t << shift;
+fn cross(w: &mut Words, a: usize, c: usize, b: usize) {
+    let s = 1 << b;
+    let t = ((w[a] >> s) ^ w[c]) & MASK[b];
+    w[c] ^= t;
+    w[a] ^= t << s;
 }
 
-/// Transposes the 8×8 bit matrix held in each byte-row of `x` (bit `8r + c` ↔ bit `8c + r`).
+/// Renames the words `[w0, w2, w4, w6, w1, w3, w5, w7]`: the word whose index bits are
+/// `(x, y, z)` moves to index `(z, x, y)`.
 #[inline(always)]
-fn transpose_bits_in_word(mut x: u64) -> u64 {
-    let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
-    x ^= t ^ (t << 7);
-    let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
-    x ^= t ^ (t << 14);
-    let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
-    x ^= t ^ (t << 28);
-    x
+fn rename_out(w: &Words) -> Words {
+    [w[0], w[2], w[4], w[6], w[1], w[3], w[5], w[7]]
 }
 
-/// Transposes the 8×8 byte matrix `w[i]` byte `j` ↔ `w[j]` byte `i`.
+/// Inverse of [`rename_out`].
 #[inline(always)]
-fn transpose_bytes_across_words(w: &mut [u64; 8]) {
-    let [w0, w1, w2, w3, w4, w5, w6, w7] = w;
-    for (a, b) in [(&mut *w0, &mut *w1), (w2, w3), (w4, w5), (w6, w7)] {
-        swap_move(a, b, 0x00FF_00FF_00FF_00FF, 8);
+fn rename_in(q: &Words) -> Words {
+    [q[0], q[4], q[1], q[5], q[2], q[6], q[3], q[7]]
+}
+
+/// `16 n` bytes (little-endian words) into the layout of an `n`-lane value, in place.
+///
+/// The bytes give word `2 l + c_1` (lane `l`, column bit 1) and bit position
+/// `(c_0, r_1, r_0, p_2, p_1, p_0)` (column bit 0, row, plane). Four swaps move the column
+/// and row bits up and plane bit 2 into the word index; two more (for `n > 1`) move the lane
+/// bits down into the slot.
+#[inline(always)]
+fn to_value(w: &mut Words, n: usize) {
+    for i in 0..n {
+        let (a, c) = (2 * i, 2 * i + 1);
+        cross(w, a, c, 3);
+        cross(w, a, c, 4);
+        cross(w, a, c, 5);
+        cross(w, a, c, 2);
     }
-    let [w0, w1, w2, w3, w4, w5, w6, w7] = w;
-    for (a, b) in [(&mut *w0, &mut *w2), (w1, w3), (w4, w6), (w5, w7)] {
-        swap_move(a, b, 0x0000_FFFF_0000_FFFF, 16);
-    }
-    let [w0, w1, w2, w3, w4, w5, w6, w7] = w;
-    for (a, b) in [(&mut *w0, &mut *w4), (w1, w5), (w2, w6), (w3, w7)] {
-        swap_move(a, b, 0x0000_0000_FFFF_FFFF, 32);
+    match n {
+        1 => {}
+        2 => {
+            cross(w, 0, 2, 1);
+            cross(w, 1, 3, 1);
+            w.swap(1, 2);
+        }
+        _ => {
+            for a in [0, 1, 4, 5] {
+                cross(w, a, a + 2, 0);
+            }
+            for a in 0..4 {
+                cross(w, a, a + 4, 1);
+            }
+            *w = rename_out(w);
+        }
     }
 }
 
-/// 64 bytes → 8 bit planes (plane `p`, bit `j` = bit `p` of byte `j`).
+/// Inverse of [`to_value`].
 #[inline(always)]
-fn bitslice(bytes: &[u8; 64]) -> [u64; 8] {
-    let mut w = [0u64; 8];
-    for (word, chunk) in w.iter_mut().zip(bytes.chunks_exact(8)) {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(chunk);
-        *word = transpose_bits_in_word(u64::from_le_bytes(b));
+fn from_value(w: &mut Words, n: usize) {
+    match n {
+        1 => {}
+        2 => {
+            w.swap(1, 2);
+            cross(w, 0, 2, 1);
+            cross(w, 1, 3, 1);
+        }
+        _ => {
+            *w = rename_in(w);
+            for a in 0..4 {
+                cross(w, a, a + 4, 1);
+            }
+            for a in [0, 1, 4, 5] {
+                cross(w, a, a + 2, 0);
+            }
+        }
     }
-    transpose_bytes_across_words(&mut w);
-    w
+    for i in 0..n {
+        let (a, c) = (2 * i, 2 * i + 1);
+        cross(w, a, c, 2);
+        cross(w, a, c, 5);
+        cross(w, a, c, 4);
+        cross(w, a, c, 3);
+    }
 }
 
-/// Inverse of [`bitslice`].
+/// The words of `4 / n` values of `n` lanes (value `j` in words `2 n j ..`) as one slab.
 #[inline(always)]
-fn unbitslice(planes: &[u64; 8]) -> [u8; 64] {
-    let mut w = *planes;
-    transpose_bytes_across_words(&mut w);
-    let mut out = [0u8; 64];
-    for (chunk, word) in out.chunks_exact_mut(8).zip(w) {
-        chunk.copy_from_slice(&transpose_bits_in_word(word).to_le_bytes());
+fn pack(g: &Words, n: usize) -> Words {
+    let mut w = *g;
+    match n {
+        1 => {
+            // Value index bits (v1, v0) swap with slot bits (s1, s0), which held plane bits
+            // 1 and 0; these go to the word index.
+            for a in 0..4 {
+                cross(&mut w, a, a + 4, 1);
+            }
+            for a in [0, 1, 4, 5] {
+                cross(&mut w, a, a + 2, 0);
+            }
+            rename_out(&w)
+        }
+        2 => {
+            // The value index swaps with slot bit 0 (plane bit 0).
+            for a in 0..4 {
+                cross(&mut w, a, a + 4, 0);
+            }
+            [w[0], w[4], w[1], w[5], w[2], w[6], w[3], w[7]]
+        }
+        _ => w,
     }
-    out
+}
+
+/// Inverse of [`pack`].
+#[inline(always)]
+fn unpack(q: &Words, n: usize) -> Words {
+    match n {
+        1 => {
+            let mut w = rename_in(q);
+            for a in [0, 1, 4, 5] {
+                cross(&mut w, a, a + 2, 0);
+            }
+            for a in 0..4 {
+                cross(&mut w, a, a + 4, 1);
+            }
+            w
+        }
+        2 => {
+            let mut w = [q[0], q[2], q[4], q[6], q[1], q[3], q[5], q[7]];
+            for a in 0..4 {
+                cross(&mut w, a, a + 4, 0);
+            }
+            w
+        }
+        _ => *q,
+    }
 }
 
 /// The AES S-box on eight bit planes (`q[0]` = least significant bit), as the
 /// Boyar–Peralta depth-16 circuit: a linear top layer, a shared nonlinear core computing the
 /// GF(2^4)-based inversion, and a linear bottom layer that also adds the affine constant.
 #[inline(always)]
-fn sub_bytes(q: &mut [u64; 8]) {
+fn sub_bytes(q: &mut Words) {
     let x0 = q[7];
     let x1 = q[6];
     let x2 = q[5];
@@ -240,178 +353,141 @@ fn sub_bytes(q: &mut [u64; 8]) {
     *q = [s7, s6, s5, s4, s3, s2, s1, s0];
 }
 
-/// Replicates a 16-bit pattern into all four 16-bit groups.
-const fn rep16(x: u64) -> u64 {
-    x * 0x0001_0001_0001_0001
-}
-
-/// ShiftRows: row `r` of every block rotates left by `r` columns, i.e. bits `4c + r` of each
-/// 16-bit group rotate down by `4r` positions.
+/// ShiftRows on one plane: row `r` (bits `16 r ..`) moves its 4-bit column groups `r` places
+/// down: rows 2 and 3 swap their two bytes, then rows 1 and 3 rotate by 4 bits.
 #[inline(always)]
 fn shift_rows(x: u64) -> u64 {
-    (x & rep16(0x1111))
-        | ((x >> 4) & rep16(0x0222))
-        | ((x << 12) & rep16(0x2000))
-        | ((x >> 8) & rep16(0x0044))
-        | ((x << 8) & rep16(0x4400))
-        | ((x >> 12) & rep16(0x0008))
-        | ((x << 4) & rep16(0x8880))
+    let t = ((x >> 8) ^ x) & 0x00FF_00FF_0000_0000;
+    let x = x ^ t ^ (t << 8);
+    (x & 0x0000_FFFF_0000_FFFF)
+        | ((x >> 4) & 0x0FFF_0000_0FFF_0000)
+        | ((x << 12) & 0xF000_0000_F000_0000)
 }
 
-/// Rotates the rows of every column: result row `r` = input row `r + k mod 4`.
+/// MixColumns on the planes: `out_r = 2 (a_r ^ a_{r+1}) ^ a_{r+1} ^ a_{r+2} ^ a_{r+3}`, where
+/// row `r + k` is the plane rotated by `16 k` bits.
 #[inline(always)]
-fn rotate_rows<const K: u32>(x: u64) -> u64 {
-    let low = rep16(0x1111) * ((1 << (4 - K)) - 1);
-    ((x >> K) & low) | ((x << (4 - K)) & !low)
-}
-
-/// MixColumns on bit planes: `out_r = 2 (a_r ^ a_{r+1}) ^ a_{r+1} ^ a_{r+2} ^ a_{r+3}`.
-#[inline(always)]
-fn mix_columns(q: &mut [u64; 8]) {
+fn mix_columns(q: &mut Words) {
     let mut u = [0u64; 8];
     let mut r1 = [0u64; 8];
     for p in 0..8 {
-        r1[p] = rotate_rows::<1>(q[p]);
+        r1[p] = q[p].rotate_right(16);
         u[p] = q[p] ^ r1[p];
     }
     // xtime(u): multiply by x modulo x^8 + x^4 + x^3 + x + 1.
     let hi = u[7];
     let xt = [hi, u[0] ^ hi, u[1], u[2] ^ hi, u[3] ^ hi, u[4], u[5], u[6]];
     for p in 0..8 {
-        q[p] = xt[p] ^ r1[p] ^ rotate_rows::<2>(u[p]);
+        q[p] = xt[p] ^ r1[p] ^ u[p].rotate_right(32);
     }
 }
 
-/// `AESL` on the planes, in place.
+/// Up to `4 / n` rounds on the words of `n`-lane values side by side (`g`, see [`Words`]):
+/// `AESL(x) ^ k` for each value (`mix`), or `ShiftRows(SubBytes(x)) ^ k` (the last round).
+/// Words of values that are not there may hold anything; their results are meaningless.
+#[inline(always)]
+fn rounds(g: &mut Words, k: &Words, n: usize, mix: bool) {
+    let mut q = pack(g, n);
+    sub_bytes(&mut q);
+    for p in q.iter_mut() {
+        *p = shift_rows(*p);
+    }
+    if mix {
+        mix_columns(&mut q);
+    }
+    *g = unpack(&q, n);
+    for (x, k) in g.iter_mut().zip(k) {
+        *x ^= k;
+    }
+}
+
+/// [`rounds`] with `mix` for `N`-lane values, one copy per lane count.
 ///
-/// This and the other plane functions below are kept out of line on purpose (and are not
-/// generic, so there is one copy of each): a round is a few hundred integer operations and a
-/// (un)transposition about a hundred, so a call costs little, while inlining them into every
-/// unrolled update of the algorithm crates made their portable code paths, and their release
-/// compile times, many times larger.
+/// The round functions are kept out of line on purpose (and are not generic over anything
+/// but the lane count, so there are at most three copies): a round is about three hundred
+/// integer operations, so a call costs little, while inlining it into every update of the
+/// algorithm crates made their portable code paths, and their release compile times, many
+/// times larger.
 #[inline(never)]
-fn aesl_planes(q: &mut [u64; 8]) {
-    sub_bytes(q);
-    for p in q.iter_mut() {
-        *p = shift_rows(*p);
-    }
-    mix_columns(q);
+fn mix_rounds<const N: usize>(g: &mut Words, k: &Words) {
+    rounds(g, k, N, true);
 }
 
-/// `AESL(q) ^ key` on the planes, in place (one AES round).
+/// [`rounds`] without `mix` (the last AES round): rare, one copy for every lane count.
 #[inline(never)]
-fn round_planes(q: &mut [u64; 8], key: &[u64; 8]) {
-    aesl_planes(q);
-    for (p, k) in q.iter_mut().zip(key) {
-        *p ^= k;
-    }
+fn last_rounds(g: &mut Words, k: &Words, n: usize) {
+    rounds(g, k, n, false);
 }
 
-/// `a ^ b` on the planes.
+/// The words of an `n`-lane value from its `16 n` bytes at the start of `src`.
 #[inline(never)]
-fn xor_planes(a: &[u64; 8], b: &[u64; 8]) -> [u64; 8] {
-    let mut out = *a;
-    for (o, b) in out.iter_mut().zip(b) {
-        *o ^= b;
+fn load_words(src: &[u8], n: usize) -> Words {
+    let mut w = [0u64; 8];
+    for (x, b) in w.iter_mut().zip(src[..16 * n].chunks_exact(8)) {
+        *x = u64::from_le_bytes(b.try_into().expect("8 bytes"));
     }
-    out
+    to_value(&mut w, n);
+    w
 }
 
-/// `ShiftRows ∘ SubBytes` on the planes, in place (the last AES round without its key).
+/// Writes the `16 n` bytes of an `n`-lane value to the start of `dst`.
 #[inline(never)]
-fn last_round_planes(q: &mut [u64; 8]) {
-    sub_bytes(q);
-    for p in q.iter_mut() {
-        *p = shift_rows(*p);
+fn store_words(w: &Words, dst: &mut [u8], n: usize) {
+    let mut w = *w;
+    from_value(&mut w, n);
+    for (b, x) in dst[..16 * n].chunks_exact_mut(8).zip(w) {
+        b.copy_from_slice(&x.to_le_bytes());
     }
 }
 
-/// The planes of the first `len` bytes of `src`, the rest of the 64 bytes zero.
-#[inline(never)]
-fn load_planes(src: &[u8], len: usize) -> [u64; 8] {
-    let mut buf = [0u8; 16 * MAX_LANES];
-    buf[..len].copy_from_slice(&src[..len]);
-    bitslice(&buf)
+/// The bytes of an `n`-lane value (the rest of the 64 zero).
+#[inline(always)]
+fn to_bytes(w: &Words, n: usize) -> [u8; 64] {
+    let mut b = [0u8; 64];
+    store_words(w, &mut b, n);
+    b
 }
 
-/// Writes the first `len` bytes of the planes' content to `dst`.
-#[inline(never)]
-fn store_planes(planes: &[u64; 8], dst: &mut [u8], len: usize) {
-    let buf = unbitslice(planes);
-    dst[..len].copy_from_slice(&buf[..len]);
-}
-
-/// The planes of `block` repeated `lanes` times, the rest zero.
-#[inline(never)]
-fn broadcast_planes(block: &[u8; 16], lanes: usize) -> [u64; 8] {
-    let mut buf = [0u8; 16 * MAX_LANES];
-    for lane in buf.chunks_exact_mut(16).take(lanes) {
-        lane.copy_from_slice(block);
-    }
-    bitslice(&buf)
-}
-
-/// [`Lanes::transpose_words`] on four values' planes (all four lanes; lanes a value does not
-/// use stay zero, since their words are zero in every value).
-#[inline(never)]
-fn transpose_words_planes(v: &mut [[u64; 8]; 4]) {
-    let bytes = [
-        unbitslice(&v[0]),
-        unbitslice(&v[1]),
-        unbitslice(&v[2]),
-        unbitslice(&v[3]),
-    ];
-    let mut out = [[0u8; 64]; 4];
-    for lane in 0..MAX_LANES {
-        for (i, from) in bytes.iter().enumerate() {
-            for (j, to) in out.iter_mut().enumerate() {
-                let (dst, src) = (16 * lane + 4 * i, 16 * lane + 4 * j);
-                to[dst..dst + 4].copy_from_slice(&from[src..src + 4]);
-            }
-        }
-    }
-    for (p, b) in v.iter_mut().zip(&out) {
-        *p = bitslice(b);
-    }
-}
-
-/// The last round of [`Lanes::aes128_key_step`] and its sliced form: `ShiftRows(SubBytes(x))
-/// ^ rcon` in byte 0 of every column, for the bytes `x` that the caller arranged.
-fn key_round(x: &[u8; 64], rcon: u8) -> [u64; 8] {
+/// `ShiftRows(SubBytes(x)) ^ rcon` in byte 0 of every column of all four lanes of `x`: the
+/// last round of [`Lanes::aes128_key_step`] and its sliced form, for the bytes `x` that the
+/// caller arranged.
+fn key_round(x: &[u8; 64], rcon: u8) -> [u8; 64] {
     let mut rc = [0u8; 64];
     for col in 0..4 * MAX_LANES {
         rc[4 * col] = rcon;
     }
-    let mut t = bitslice(x);
-    last_round_planes(&mut t);
-    xor_planes(&t, &bitslice(&rc))
+    let mut t = load_words(x, MAX_LANES);
+    last_rounds(&mut t, &load_words(&rc, MAX_LANES), MAX_LANES);
+    to_bytes(&t, MAX_LANES)
 }
 
-/// [`Lanes::aes128_key_step_sliced`] on planes.
+/// [`Lanes::aes128_key_step_sliced`] on the words of four `n`-lane values.
 #[inline(never)]
-fn key_step_sliced_planes(w: &mut [[u64; 8]; 4], rcon: u8) {
-    let w3 = unbitslice(&w[3]);
+fn key_step_sliced_words(w: &mut [Words; 4], n: usize, rcon: u8) {
+    let w3 = to_bytes(&w[3], n);
     let mut x = [0u8; 64];
-    for lane in 0..MAX_LANES {
+    for lane in 0..n {
         for (i, &src) in SLICED_ROT_WORD.iter().enumerate() {
             x[16 * lane + i] = w3[16 * lane + usize::from(src)];
         }
     }
-    let t = key_round(&x, rcon);
-    w[0] = xor_planes(&w[0], &t);
-    w[1] = xor_planes(&w[1], &w[0]);
-    w[2] = xor_planes(&w[2], &w[1]);
-    w[3] = xor_planes(&w[3], &w[2]);
+    let t = load_words(&key_round(&x, rcon), n);
+    for i in 0..4 {
+        let prev = if i == 0 { t } else { w[i - 1] };
+        for (a, b) in w[i].iter_mut().zip(prev) {
+            *a ^= b;
+        }
+    }
 }
 
-/// [`Lanes::aes128_key_step`] on planes: `RotWord(w3)` in every column, so that ShiftRows is
-/// the identity and the last round gives `SubWord(RotWord(w3)) ^ rcon` in every column; then
-/// the running XOR of the words.
+/// [`Lanes::aes128_key_step`] on the words of an `n`-lane value: `RotWord(w3)` in every
+/// column, so that ShiftRows is the identity and the last round gives
+/// `SubWord(RotWord(w3)) ^ rcon` in every column; then the running XOR of the words.
 #[inline(never)]
-fn key_step_planes(k: &mut [u64; 8], rcon: u8) {
-    let mut bytes = unbitslice(k);
+fn key_step_words(k: &mut Words, n: usize, rcon: u8) {
+    let mut bytes = to_bytes(k, n);
     let mut x = [0u8; 64];
-    for lane in 0..MAX_LANES {
+    for lane in 0..n {
         let base = 16 * lane;
         for col in 0..4 {
             for i in 0..4 {
@@ -419,8 +495,8 @@ fn key_step_planes(k: &mut [u64; 8], rcon: u8) {
             }
         }
     }
-    let temp = unbitslice(&key_round(&x, rcon));
-    for lane in 0..MAX_LANES {
+    let temp = key_round(&x, rcon);
+    for lane in 0..n {
         let base = 16 * lane;
         for i in 0..4 {
             let mut acc = temp[base + i];
@@ -430,19 +506,91 @@ fn key_step_planes(k: &mut [u64; 8], rcon: u8) {
             }
         }
     }
-    *k = bitslice(&bytes);
+    *k = load_words(&bytes, n);
+}
+
+/// [`Lanes::transpose_words`] on the words of four `n`-lane values.
+#[inline(never)]
+fn transpose_words_words(v: &mut [Words; 4], n: usize) {
+    let bytes = [
+        to_bytes(&v[0], n),
+        to_bytes(&v[1], n),
+        to_bytes(&v[2], n),
+        to_bytes(&v[3], n),
+    ];
+    let mut out = [[0u8; 64]; 4];
+    for lane in 0..n {
+        for (i, from) in bytes.iter().enumerate() {
+            for (j, to) in out.iter_mut().enumerate() {
+                let (dst, src) = (16 * lane + 4 * i, 16 * lane + 4 * j);
+                to[dst..dst + 4].copy_from_slice(&from[src..src + 4]);
+            }
+        }
+    }
+    for (w, b) in v.iter_mut().zip(&out) {
+        *w = load_words(b, n);
+    }
 }
 
 impl<const N: usize> Soft<N> {
     const VALID: () = assert!(N == 1 || N == 2 || N == 4, "Soft<N> supports N = 1, 2, 4");
 
+    /// Values per slab.
+    const GROUP: usize = 4 / N;
+
+    /// The value's words, zero-extended to eight.
+    #[inline(always)]
+    fn to_words(self) -> Words {
+        let mut w = [0u64; 8];
+        w[..2 * N].copy_from_slice(self.words.as_flattened());
+        w
+    }
+
+    /// The value in the first `2 N` of `w`.
+    #[inline(always)]
+    fn from_words(w: &[u64]) -> Self {
+        let mut words = [[0u64; 2]; N];
+        words.as_flattened_mut().copy_from_slice(&w[..2 * N]);
+        Soft { words }
+    }
+
     #[inline(always)]
     fn map(self, other: Self, f: impl Fn(u64, u64) -> u64) -> Self {
-        let mut planes = [0u64; 8];
-        for (o, (a, b)) in planes.iter_mut().zip(self.planes.iter().zip(other.planes)) {
-            *o = f(*a, b);
+        let mut words = self.words;
+        for (a, b) in words
+            .as_flattened_mut()
+            .iter_mut()
+            .zip(other.words.as_flattened())
+        {
+            *a = f(*a, *b);
         }
-        Soft { planes }
+        Soft { words }
+    }
+
+    /// [`Lanes::aes_rounds`] (`mix`) or the same with the last round.
+    #[inline(always)]
+    fn rounds<const K: usize>(x: [Self; K], k: [Self; K], mix: bool) -> [Self; K] {
+        let mut out = x;
+        let mut i = 0;
+        while i < K {
+            let m = (K - i).min(Self::GROUP);
+            let (mut g, mut kg) = ([0u64; 8], [0u64; 8]);
+            for j in 0..m {
+                let at = 2 * N * j..2 * N * (j + 1);
+                g[at.clone()].copy_from_slice(out[i + j].words.as_flattened());
+                kg[at].copy_from_slice(k[i + j].words.as_flattened());
+            }
+            if mix {
+                mix_rounds::<N>(&mut g, &kg);
+            } else {
+                last_rounds(&mut g, &kg, N);
+            }
+            for j in 0..m {
+                out[i + j] = Self::from_words(&g[2 * N * j..]);
+            }
+            i += m;
+        }
+        out
     }
 }
 
@@ -459,33 +607,48 @@ impl<const N: usize> Lanes for Soft<N> {
 
     #[inline(always)]
     fn zero() -> Self {
-        Soft { planes: [0; 8] }
+        Soft { words: [[0; 2]; N] }
     }
 
     #[inline(always)]
     fn load(src: &[u8]) -> Self {
-        Soft {
-            planes: load_planes(src, Self::BYTES),
+        if N == 1 {
+            // Four swaps on two words: inline, where a call would cost as much.
+            let src = &src[..16];
+            let mut w = [0u64; 8];
+            w[0] = u64::from_le_bytes(src[..8].try_into().expect("8 bytes"));
+            w[1] = u64::from_le_bytes(src[8..].try_into().expect("8 bytes"));
+            to_value(&mut w, 1);
+            return Self::from_words(&w);
         }
+        Self::from_words(&load_words(&src[..Self::BYTES], N))
     }
 
     #[inline(always)]
     fn store(self, dst: &mut [u8]) {
-        store_planes(&self.planes, dst, Self::BYTES);
+        if N == 1 {
+            let dst = &mut dst[..16];
+            let mut w = self.to_words();
+            from_value(&mut w, 1);
+            dst[..8].copy_from_slice(&w[0].to_le_bytes());
+            dst[8..].copy_from_slice(&w[1].to_le_bytes());
+            return;
+        }
+        store_words(&self.to_words(), &mut dst[..Self::BYTES], N);
     }
 
     #[inline(always)]
     fn broadcast(block: &[u8; 16]) -> Self {
-        Soft {
-            planes: broadcast_planes(block, N),
+        let mut buf = [0u8; 16 * MAX_LANES];
+        for lane in buf.chunks_exact_mut(16).take(N) {
+            lane.copy_from_slice(block);
         }
+        Self::load(&buf)
     }
 
     #[inline(always)]
     fn xor(self, other: Self) -> Self {
-        Soft {
-            planes: xor_planes(&self.planes, &other.planes),
-        }
+        self.map(other, |a, b| a ^ b)
     }
 
     #[inline(always)]
@@ -494,52 +657,58 @@ impl<const N: usize> Lanes for Soft<N> {
     }
 
     #[inline(always)]
-    fn aes_round(mut self, key: Self) -> Self {
-        round_planes(&mut self.planes, &key.planes);
-        self
+    fn aes_round(self, key: Self) -> Self {
+        Self::rounds([self], [key], true)[0]
     }
 
     #[inline(always)]
-    fn aes_round_last(mut self, key: Self) -> Self {
-        last_round_planes(&mut self.planes);
-        self.xor(key)
+    fn aes_rounds<const K: usize>(x: [Self; K], k: [Self; K]) -> [Self; K] {
+        Self::rounds(x, k, true)
     }
 
     #[inline(always)]
-    fn aesl(mut self) -> Self {
-        aesl_planes(&mut self.planes);
-        self
+    fn aes_round_last(self, key: Self) -> Self {
+        Self::rounds([self], [key], false)[0]
     }
 
     #[inline(always)]
-    fn aes128_key_step(mut self, rcon: u8) -> Self {
-        key_step_planes(&mut self.planes, rcon);
-        self
+    fn aes128_key_step(self, rcon: u8) -> Self {
+        let mut w = self.to_words();
+        key_step_words(&mut w, N, rcon);
+        Self::from_words(&w)
     }
 
     #[inline(always)]
     fn transpose_words(v: [Self; 4]) -> [Self; 4] {
-        let mut p = [v[0].planes, v[1].planes, v[2].planes, v[3].planes];
-        transpose_words_planes(&mut p);
-        let [a, b, c, d] = p;
+        let mut w = [
+            v[0].to_words(),
+            v[1].to_words(),
+            v[2].to_words(),
+            v[3].to_words(),
+        ];
+        transpose_words_words(&mut w, N);
         [
-            Soft { planes: a },
-            Soft { planes: b },
-            Soft { planes: c },
-            Soft { planes: d },
+            Self::from_words(&w[0]),
+            Self::from_words(&w[1]),
+            Self::from_words(&w[2]),
+            Self::from_words(&w[3]),
         ]
     }
 
     #[inline(always)]
     fn aes128_key_step_sliced(w: [Self; 4], rcon: u8) -> [Self; 4] {
-        let mut p = [w[0].planes, w[1].planes, w[2].planes, w[3].planes];
-        key_step_sliced_planes(&mut p, rcon);
-        let [a, b, c, d] = p;
+        let mut p = [
+            w[0].to_words(),
+            w[1].to_words(),
+            w[2].to_words(),
+            w[3].to_words(),
+        ];
+        key_step_sliced_words(&mut p, N, rcon);
         [
-            Soft { planes: a },
-            Soft { planes: b },
-            Soft { planes: c },
-            Soft { planes: d },
+            Self::from_words(&p[0]),
+            Self::from_words(&p[1]),
+            Self::from_words(&p[2]),
+            Self::from_words(&p[3]),
         ]
     }
 }
@@ -548,22 +717,71 @@ impl<const N: usize> Lanes for Soft<N> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn bitslice_round_trips() {
+    /// Bytes with every bit pattern spread around.
+    fn sample() -> [u8; 64] {
         let mut bytes = [0u8; 64];
         for (i, b) in bytes.iter_mut().enumerate() {
             *b = (i as u8).wrapping_mul(37) ^ 0x5a;
         }
-        let planes = bitslice(&bytes);
-        for (j, byte) in bytes.iter().enumerate() {
-            for (p, plane) in planes.iter().enumerate() {
-                assert_eq!(
-                    (plane >> j) & 1,
-                    u64::from(byte >> p) & 1,
-                    "byte {j} bit {p}"
-                );
+        bytes
+    }
+
+    /// Where bit `p` of byte `j` (lane `j / 16`) sits in an `n`-lane value: (word, position).
+    fn place(n: usize, j: usize, p: usize) -> (usize, usize) {
+        let (lane, c, r) = (j / 16, j % 16 / 4, j % 4);
+        let (word, slot) = match n {
+            4 => (p, lane),
+            2 => (p / 2, 2 * lane + p % 2),
+            _ => (p / 4, p % 4),
+        };
+        (word, 16 * r + 4 * c + slot)
+    }
+
+    #[test]
+    fn load_puts_every_bit_where_the_layout_says() {
+        let bytes = sample();
+        for n in [1, 2, 4] {
+            let w = load_words(&bytes, n);
+            for (j, byte) in bytes[..16 * n].iter().enumerate() {
+                for p in 0..8 {
+                    let (word, pos) = place(n, j, p);
+                    assert_eq!(
+                        (w[word] >> pos) & 1,
+                        u64::from(byte >> p) & 1,
+                        "n {n} byte {j} bit {p}"
+                    );
+                }
             }
+            assert!(w[2 * n..].iter().all(|&x| x == 0));
+            assert_eq!(to_bytes(&w, n)[..16 * n], bytes[..16 * n]);
         }
-        assert_eq!(unbitslice(&planes), bytes);
+    }
+
+    #[test]
+    fn pack_gathers_planes_and_unpack_undoes_it() {
+        let bytes = sample();
+        for n in [1, 2, 4] {
+            // 4 / n values of n lanes: the 64 bytes as four blocks, block b in slot s(b).
+            let mut g = [0u64; 8];
+            for v in 0..4 / n {
+                let w = load_words(&bytes[16 * n * v..], n);
+                g[2 * n * v..2 * n * (v + 1)].copy_from_slice(&w[..2 * n]);
+            }
+            let q = pack(&g, n);
+            // Every block's bytes are in the planes, in some slot, at row/column positions.
+            for v in 0..4 / n {
+                for l in 0..n {
+                    let block = &bytes[16 * (n * v + l)..][..16];
+                    let slot = (0..4).find(|&s| {
+                        block.iter().enumerate().all(|(j, byte)| {
+                            let pos = 16 * (j % 4) + 4 * (j / 4) + s;
+                            (0..8).all(|p| (q[p] >> pos) & 1 == u64::from(byte >> p) & 1)
+                        })
+                    });
+                    assert!(slot.is_some(), "n {n} value {v} lane {l}");
+                }
+            }
+            assert_eq!(unpack(&q, n), g);
+        }
     }
 }

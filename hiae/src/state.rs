@@ -75,6 +75,17 @@ pub(crate) struct State<L: Lanes> {
     s: [L; 16],
 }
 
+/// What [`State::steps`] does with its input blocks.
+#[derive(Clone, Copy)]
+enum Step {
+    /// `Update(x)`.
+    Absorb,
+    /// `UpdateEnc(m)`.
+    Enc,
+    /// `UpdateDec(c)`.
+    Dec,
+}
+
 /// `LE64(a) || LE64(b)` as a 16-byte block.
 #[inline(always)]
 fn lengths_block(a: u64, b: u64) -> [u8; 16] {
@@ -195,6 +206,56 @@ impl<L: Lanes> State<L> {
         s[(i + 13) % 16] = s13.xor(x);
     }
 
+    /// `K` consecutive updates (`Update`, `UpdateEnc` or `UpdateDec`, as `step` says) at
+    /// rotation offsets `i, i + 1, …` (`K` = 1 or 2, `R = 2 K`), with all their AES rounds in
+    /// one [`Lanes::aes_rounds`] call; returns the ciphertext or plaintext blocks (`x` for
+    /// `Update`). The rolled loops' form ([`Self::UNROLL`]): the portable lanes evaluate four
+    /// blocks per bitsliced round, so two updates cost about what one did.
+    ///
+    /// The rounds are independent: within an update, `AESL(S13)` does not wait for
+    /// `AESL(S0 ^ S1)` (the result is only XORed in afterwards), and update `i + 1` reads
+    /// `S(i+1)`, `S(i+2)`, `S(i+14)` and `S(i+10)`, none of which update `i` writes
+    /// (`S(i)`, `S(i+3)`, `S(i+13)`).
+    #[inline(always)]
+    fn steps<const K: usize, const R: usize>(&mut self, i: usize, step: Step, x: [L; K]) -> [L; K] {
+        const { assert!(R == 2 * K && K <= 2) };
+        let s = &mut self.s;
+        let (mut input, mut key) = ([L::zero(); R], [L::zero(); R]);
+        for j in 0..K {
+            let o = (i + j) % 16;
+            input[j] = s[o].xor(s[(o + 1) % 16]);
+            input[K + j] = s[(o + 13) % 16];
+            // Encryption and absorption: `t = AESL(S0 ^ S1) ^ x`, then `AESL(S13) ^ t`.
+            // Decryption: both rounds take `t = c ^ S9`.
+            key[j] = match step {
+                Step::Dec => x[j].xor(s[(o + 9) % 16]),
+                Step::Absorb | Step::Enc => x[j],
+            };
+            key[K + j] = match step {
+                Step::Dec => key[j],
+                Step::Absorb | Step::Enc => L::zero(),
+            };
+        }
+        let r = L::aes_rounds(input, key);
+        let mut out = x;
+        for j in 0..K {
+            let o = (i + j) % 16;
+            let (m, s0) = match step {
+                Step::Dec => (r[j], r[K + j]),
+                Step::Absorb | Step::Enc => (x[j], r[K + j].xor(r[j])),
+            };
+            out[j] = match step {
+                Step::Absorb => x[j],
+                Step::Enc => r[j].xor(s[(o + 9) % 16]),
+                Step::Dec => m,
+            };
+            s[o] = s0;
+            s[(o + 3) % 16] = s[(o + 3) % 16].xor(m);
+            s[(o + 13) % 16] = s[(o + 13) % 16].xor(m);
+        }
+        out
+    }
+
     /// `Update(x)` at rotation offset `I` in the deferred form ([`Self::DEFERRED`]): the
     /// `S13 ^= x` waits in `p[I+13]` and is folded into that block with its `S3` input ten
     /// updates later, as one three-way XOR; until then a reader of the block must XOR `p` in.
@@ -296,7 +357,11 @@ impl<L: Lanes> State<L> {
     /// One `Update(x)` with rotation.
     #[inline(always)]
     pub(crate) fn update(&mut self, x: L) {
-        self.update_at::<0>(x);
+        if !Self::UNROLL {
+            self.steps::<1, 2>(0, Step::Absorb, [x]);
+        } else {
+            self.update_at::<0>(x);
+        }
         self.rotate1();
     }
 
@@ -305,8 +370,8 @@ impl<L: Lanes> State<L> {
     pub(crate) fn diffuse(&mut self, x0: L, x1: L) {
         if !Self::UNROLL {
             // 32 updates at offsets 0..16, twice: back in canonical order.
-            for i in 0..32 {
-                self.update_idx(i % 16, if i % 2 == 0 { x0 } else { x1 });
+            for i in (0..32).step_by(2) {
+                self.steps::<2, 4>(i % 16, Step::Absorb, [x0, x1]);
             }
             return;
         }
@@ -348,8 +413,15 @@ impl<L: Lanes> State<L> {
         debug_assert_eq!(data.len() % Self::BLOCK, 0);
         if !Self::UNROLL {
             let mut o = 0;
-            for block in data.chunks_exact(Self::BLOCK) {
-                self.update_idx(o, L::load(block));
+            let pairs = data.chunks_exact(2 * Self::BLOCK);
+            let last = pairs.remainder();
+            for pair in pairs {
+                let x = [L::load(pair), L::load(&pair[Self::BLOCK..])];
+                self.steps::<2, 4>(o, Step::Absorb, x);
+                o = (o + 2) % 16;
+            }
+            if !last.is_empty() {
+                self.steps::<1, 2>(o, Step::Absorb, [L::load(last)]);
                 o = (o + 1) % 16;
             }
             self.rotate(o);
@@ -441,15 +513,20 @@ impl<L: Lanes> State<L> {
     fn crypt_blocks<const DEC: bool>(&mut self, mut buf: InOutBuf<'_, '_, u8>) {
         debug_assert_eq!(buf.len() % Self::BLOCK, 0);
         if !Self::UNROLL {
-            let mut o = 0;
-            for i in (0..buf.len()).step_by(Self::BLOCK) {
-                let x = L::load(&buf.get_in()[i..]);
-                let y = if DEC {
-                    self.dec_idx(o, x)
-                } else {
-                    self.enc_idx(o, x)
-                };
-                y.store(&mut buf.get_out()[i..]);
+            let step = if DEC { Step::Dec } else { Step::Enc };
+            let (b, mut o) = (Self::BLOCK, 0);
+            let mut i = 0;
+            while i + 2 * b <= buf.len() {
+                let x = [L::load(&buf.get_in()[i..]), L::load(&buf.get_in()[i + b..])];
+                let y = self.steps::<2, 4>(o, step, x);
+                y[0].store(&mut buf.get_out()[i..]);
+                y[1].store(&mut buf.get_out()[i + b..]);
+                o = (o + 2) % 16;
+                i += 2 * b;
+            }
+            if i < buf.len() {
+                let y = self.steps::<1, 2>(o, step, [L::load(&buf.get_in()[i..])]);
+                y[0].store(&mut buf.get_out()[i..]);
                 o = (o + 1) % 16;
             }
             self.rotate(o);

@@ -34,7 +34,11 @@ fn f16c_cpuid() -> bool {
     #[cfg(target_arch = "x86_64")]
     use core::arch::x86_64::__cpuid;
 
-    // CPUID exists on every CPU this module is built for (x86-64, or x86 with SSE2), and
-    // leaf 1 on every CPU that has it.
-    __cpuid(1).ecx & (1 << 29) != 0
+    // `__cpuid` is a safe function in recent Rust and an unsafe one in older versions (the
+    // minimum supported version is older), hence an `unsafe` block newer compilers call unused.
+    // SAFETY: CPUID exists on every CPU this module is built for (x86-64, or x86 with SSE2),
+    // and leaf 1 on every CPU that has it.
+    #[allow(unused_unsafe, unsafe_code)]
+    let l1 = unsafe { __cpuid(1) };
+    l1.ecx & (1 << 29) != 0
 }

@@ -91,8 +91,19 @@ pub fn open(sealer: &Sealer, b: &mut Batch, mut dst: Option<&mut [u8]>) -> Optio
     let (chunk, stride) = (sealer.chunk_size(), sealer.stride());
     let count = b.lens.len();
     let (first, has_last) = (b.first, b.has_last);
+    // One output per chunk, the empty final chunk included: each chunk is opened, whatever
+    // the length of `dst` beyond the batch's plaintext.
     let outputs: Vec<Option<&mut [u8]>> = match dst.as_deref_mut() {
-        Some(d) => d.chunks_mut(chunk).map(Some).take(count).collect(),
+        Some(d) => {
+            let mut rest = d;
+            let mut v = Vec::with_capacity(count);
+            for &len in &b.lens {
+                let (head, tail) = std::mem::take(&mut rest).split_at_mut(len - TAG_LEN);
+                v.push(Some(head));
+                rest = tail;
+            }
+            v
+        }
         None => (0..count).map(|_| None).collect(),
     };
     let results = for_each_indexed(
@@ -111,6 +122,8 @@ pub fn open(sealer: &Sealer, b: &mut Batch, mut dst: Option<&mut [u8]>) -> Optio
             }
         },
     );
+    // A chunk left out here would count as verified: never let that pass silently.
+    assert_eq!(results.len(), count, "every chunk of the batch is opened");
     let bad = results.iter().position(Result::is_err);
     b.lens.truncate(bad.unwrap_or(count));
     for len in &mut b.lens {

@@ -7,7 +7,7 @@
 //! `[n_cuts]`, `n_cuts` (≤ 16) two-byte little-endian split points, then the message.
 #![no_main]
 
-use lemac::{Backend, LeMacKeyGeneric, LeMacUhGeneric, Supported, Width};
+use lemac::{Backend, LeMacKeyGeneric, LeMacUhGeneric, Mac, Supported, Width};
 use libfuzzer_sys::fuzz_target;
 
 fn check<const D: usize>(key: &[u8; 16], nonce: &[u8; 16], cuts: &[usize], msg: &[u8])

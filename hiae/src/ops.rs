@@ -60,8 +60,11 @@ impl Pending {
         let full = data.len() - data.len() % block;
         st.absorb_blocks(&data[..full]);
         let rest = &data[full..];
-        self.pend[..rest.len()].copy_from_slice(rest);
-        self.pend_len = rest.len();
+        // Guarded: a copy of variable length is a `memcpy` call, even of nothing.
+        if !rest.is_empty() {
+            self.pend[..rest.len()].copy_from_slice(rest);
+            self.pend_len = rest.len();
+        }
     }
 
     /// Absorbs the zero-padded pending block, if any.

@@ -204,7 +204,7 @@ void HiAE_absorb(HiAE_state_t *state, const uint8_t *ad, size_t len);
 
 /**
  * Writes the 16-byte tag for ad_len bytes of associated data and msg_len bytes of message
- * (lengths in bytes). The state is left finalized; it must not be used again.
+ * (lengths in bytes). The state is wiped (zero-filled); it must not be used again.
  */
 void HiAE_finalize(HiAE_state_t *state, uint64_t ad_len, uint64_t msg_len, uint8_t *tag);
 

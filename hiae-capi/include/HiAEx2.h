@@ -215,14 +215,14 @@ void HiAEx2_absorb(HiAEx2_state_t *state, const uint8_t *ad, size_t len);
 
 /**
  * Writes the 16-byte tag for ad_len bytes of associated data and msg_len bytes of message
- * (lengths in bytes). The state is left finalized; it must not be used again.
+ * (lengths in bytes). The state is wiped (zero-filled); it must not be used again.
  */
 void HiAEx2_finalize(HiAEx2_state_t *state, uint64_t ad_len, uint64_t msg_len, uint8_t *tag);
 
 /**
  * MAC finalization: writes the 16-byte tag after data_len bytes of data went through
  * HiAEx2_absorb (degree-generic definition; differs from libhiae, see the top of this file).
- * The state is left finalized; it must not be used again.
+ * The state is wiped (zero-filled); it must not be used again.
  */
 void HiAEx2_finalize_mac(HiAEx2_state_t *state, uint64_t data_len, uint8_t *tag);
 

@@ -11,7 +11,7 @@ use crate::select;
 /// The raw state of `V` in `bytes` (`None` if `bytes` is NULL, or not the size of `V`'s
 /// state, which the exported functions rule out by their types).
 fn raw<V: Variant>(bytes: Option<&mut [u8]>) -> Option<Raw<'_, V>> {
-    Raw::new(bytes?, select::token::<V>())
+    Raw::new(bytes?, select::backend::<V>())
 }
 
 /// `<P>_init`. With a NULL key or nonce the state is filled with random bytes from the
@@ -26,9 +26,8 @@ pub(crate) unsafe fn init<V: Variant>(state: Option<&mut [u8]>, key: *const u8, 
     let (key, nonce) = unsafe { (array::<32>(key), array::<16>(nonce)) };
     match (key, nonce) {
         (Some(key), Some(nonce)) => {
-            if let Some(mut r) = raw::<V>(Some(state)) {
-                r.init(key, nonce);
-            }
+            // Dropping the state writes it to `state`.
+            drop(Raw::<V>::init(state, select::backend::<V>(), key, nonce));
         }
         _ => {
             if getrandom::fill(state).is_err() {
@@ -64,8 +63,7 @@ pub(crate) unsafe fn crypt<V: Variant, const DEC: bool>(
     // SAFETY: the contract of `inout` is this function's.
     let buf = unsafe { inout(inp, out, len) };
     match (raw::<V>(state), buf) {
-        (Some(mut r), Some(buf)) if DEC => r.dec(buf),
-        (Some(mut r), Some(buf)) => r.enc(buf),
+        (Some(mut r), Some(buf)) => r.crypt::<DEC>(buf),
         _ => {
             // SAFETY: `out`, if not NULL, is valid for writes of `len` bytes (contract); the
             // buffer borrow made above was not created or has ended.

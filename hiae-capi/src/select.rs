@@ -5,7 +5,6 @@
 use core::ffi::CStr;
 use core::sync::atomic::{AtomicU8, Ordering};
 
-use aes_lanes::Token;
 use hiae::{Backend, Variant};
 
 /// Stored in a slot when no backend is forced.
@@ -26,12 +25,6 @@ pub(crate) fn backend<V: Variant>() -> Backend {
         Some(&b) => b,
         None => Backend::detect(),
     }
-}
-
-/// A token for [`backend`]. (A forced backend was checked to be available when it was
-/// forced, and availability never changes, so the fallback to detection is never taken.)
-pub(crate) fn token<V: Variant>() -> Token {
-    backend::<V>().token().unwrap_or_else(|_| Token::detect())
 }
 
 /// Forces `name`'s backend for `V` (`None`: back to automatic selection).

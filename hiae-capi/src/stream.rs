@@ -14,7 +14,9 @@ use hiae::aead::inout::InOutBuf;
 use hiae::{MAX_LEN, Variant};
 use zeroize::Zeroize;
 
-use crate::raw::Raw;
+use hiae::Hiae;
+
+use crate::raw::{Raw, with_lane};
 use crate::select;
 use crate::types::{
     MODE_DECRYPT, MODE_ENCRYPT, MODE_NONE, PHASE_AD, PHASE_FINAL, PHASE_INIT, PHASE_MSG,
@@ -68,9 +70,14 @@ impl<'s, V: Variant, const N: usize, const B: usize> Stream<'s, V, N, B> {
             s,
             _v: core::marker::PhantomData,
         };
-        match (key, nonce, st.raw()) {
-            (Some(k), Some(n), Some(mut r)) => r.init(k, n),
-            _ => st.refuse(),
+        let started = match (key, nonce) {
+            (Some(k), Some(n)) => {
+                Raw::<V>::init(&mut st.s.state.opaque, select::backend::<V>(), k, n).is_some()
+            }
+            _ => false,
+        };
+        if !started {
+            st.refuse();
         }
     }
 
@@ -116,7 +123,16 @@ impl<'s, V: Variant, const N: usize, const B: usize> Stream<'s, V, N, B> {
 
     /// The raw state on the backend selected for `V`.
     fn raw(&mut self) -> Option<Raw<'_, V>> {
-        Raw::new(&mut self.s.state.opaque, select::token::<V>())
+        Raw::new(&mut self.s.state.opaque, select::backend::<V>())
+    }
+
+    /// Runs `f` on lane `lane` of the raw state alone (see [`with_lane`]).
+    fn lane<R>(
+        &mut self,
+        lane: usize,
+        f: impl FnOnce(&mut Raw<'_, Hiae>) -> R,
+    ) -> Result<R, Refused> {
+        with_lane::<V, R>(&mut self.s.state.opaque, lane, select::backend::<V>(), f).ok_or(Refused)
     }
 
     /// `total + more`, if it stays within 2^61 − 1.
@@ -163,9 +179,7 @@ impl<'s, V: Variant, const N: usize, const B: usize> Stream<'s, V, N, B> {
             block.copy_from_slice(&self.s.buffer[..16]);
         }
         if p + k == 16 {
-            self.raw()
-                .ok_or(Refused)?
-                .with_lane(lane, |r| r.absorb(&block));
+            self.lane(lane, |r| r.absorb(&block))?;
         }
         block.zeroize();
         self.s.offset = (self.s.offset + k) % Self::W;
@@ -178,10 +192,9 @@ impl<'s, V: Variant, const N: usize, const B: usize> Stream<'s, V, N, B> {
             let (lane, p) = (self.s.offset / 16, self.s.offset % 16);
             let mut block = ZERO;
             block[..p].copy_from_slice(&self.s.buffer[..p]);
-            let mut raw = self.raw().ok_or(Refused)?;
-            raw.with_lane(lane, |r| r.absorb(&block));
+            self.lane(lane, |r| r.absorb(&block))?;
             for l in lane + 1..V::LANES {
-                raw.with_lane(l, |r| r.absorb(&ZERO));
+                self.lane(l, |r| r.absorb(&ZERO))?;
             }
             block.zeroize();
             self.s.offset = 0;
@@ -217,8 +230,7 @@ impl<'s, V: Variant, const N: usize, const B: usize> Stream<'s, V, N, B> {
                 let (piece, rest) = buf.split_at(n);
                 buf = rest;
                 if bulk {
-                    let mut raw = st.raw().ok_or(Refused)?;
-                    if DEC { raw.dec(piece) } else { raw.enc(piece) }
+                    st.raw().ok_or(Refused)?.crypt::<DEC>(piece);
                 } else {
                     st.lane_msg::<DEC>(piece)?;
                 }
@@ -234,14 +246,12 @@ impl<'s, V: Variant, const N: usize, const B: usize> Stream<'s, V, N, B> {
     ) -> Result<(), Refused> {
         let (lane, p, k) = (self.s.offset / 16, self.s.offset % 16, piece.len());
         if p == 0 && k == 16 {
-            let mut raw = self.raw().ok_or(Refused)?;
-            raw.with_lane(lane, |r| if DEC { r.dec(piece) } else { r.enc(piece) });
+            self.lane(lane, |r| r.crypt::<DEC>(piece))?;
         } else {
             // The input (plaintext, or ciphertext when decrypting) waits in the buffer until
             // the lane's block is complete; the output comes from the keystream now.
             self.s.buffer[p..p + k].copy_from_slice(piece.get_in());
-            let mut raw = self.raw().ok_or(Refused)?;
-            let mut ks = raw.with_lane(lane, |r| r.keystream());
+            let mut ks = self.lane(lane, |r| r.keystream())?;
             for ((o, &x), &y) in piece
                 .get_out()
                 .iter_mut()
@@ -254,11 +264,7 @@ impl<'s, V: Variant, const N: usize, const B: usize> Stream<'s, V, N, B> {
             if p + k == 16 {
                 let mut block = ZERO;
                 block.copy_from_slice(&self.s.buffer[..16]);
-                let mut raw = self.raw().ok_or(Refused)?;
-                raw.with_lane(lane, |r| {
-                    let b = InOutBuf::from(&mut block[..]);
-                    if DEC { r.dec(b) } else { r.enc(b) }
-                });
+                self.lane(lane, |r| r.crypt::<DEC>(InOutBuf::from(&mut block[..])))?;
                 block.zeroize();
             }
         }
@@ -274,18 +280,17 @@ impl<'s, V: Variant, const N: usize, const B: usize> Stream<'s, V, N, B> {
             let dec = self.s.mode == MODE_DECRYPT;
             let mut block = ZERO;
             block[..p].copy_from_slice(&self.s.buffer[..p]);
-            let mut raw = self.raw().ok_or(Refused)?;
-            raw.with_lane(lane, |r| {
+            self.lane(lane, |r| {
                 if p == 0 {
                     r.absorb(&ZERO);
                 } else if dec {
-                    r.dec(InOutBuf::from(&mut block[..p]));
+                    r.crypt::<true>(InOutBuf::from(&mut block[..p]));
                 } else {
-                    r.enc(InOutBuf::from(&mut block[..p]));
+                    r.crypt::<false>(InOutBuf::from(&mut block[..p]));
                 }
-            });
+            })?;
             for l in lane + 1..V::LANES {
-                raw.with_lane(l, |r| r.absorb(&ZERO));
+                self.lane(l, |r| r.absorb(&ZERO))?;
             }
             block.zeroize();
             self.s.offset = 0;

@@ -9,6 +9,13 @@
 //! partial block, and [`finalize`](State::finalize) with the exact byte lengths. For the
 //! wide variants a "block" is `16 × LANES` bytes ([`Variant::BLOCK_SIZE`]).
 //!
+//! A state can be written to bytes and rebuilt from them ([`State::to_bytes`],
+//! [`State::from_bytes`]): sixteen blocks of `16 × LANES` bytes, block `i` of lane `l` at byte
+//! `16 · (i · LANES + l)`, [`State::BYTES`] in all. That is the layout of libhiae's
+//! `HiAE_state_t` family, so a state can live in memory that C code owns. The lanes of the
+//! wide variants are independent HiAE states after `Init`: the 16-byte blocks of one lane,
+//! in order, form a one-lane [`State`].
+//!
 //! ```
 //! use hiae::{Hiae, KeyInit, AeadInOut, hazmat::State};
 //!
@@ -30,10 +37,11 @@
 use core::fmt;
 use core::marker::PhantomData;
 
-use aes_lanes::Token;
+use aead::inout::InOutBuf;
+use aes_lanes::{MAX_LANES, Token};
 
-use crate::Variant;
 use crate::ops::{End, StreamCore};
+use crate::{Backend, Unavailable, Variant};
 
 /// A raw HiAE / HiAEx2 / HiAEx4 state (the variant is `V`), kept in memory between calls;
 /// each call runs one backend dispatch.
@@ -54,18 +62,83 @@ impl<V: Variant> Clone for State<V> {
 }
 
 impl<V: Variant> State<V> {
+    /// Bytes of the serialized state: `256 × LANES` (sixteen blocks of
+    /// [`Variant::BLOCK_SIZE`] bytes).
+    pub const BYTES: usize = 16 * V::BLOCK_SIZE;
+
     /// `Init(key, nonce)` with `cipher`'s key and backend.
     pub fn new(cipher: &V, nonce: &[u8; 16]) -> Self {
+        Self::init(cipher.token(), cipher.key_bytes(), nonce)
+    }
+
+    /// `Init(key, nonce)` on `backend`, without a cipher instance.
+    ///
+    /// # Errors
+    /// If this CPU (or build) cannot run `backend`.
+    pub fn new_with_backend(
+        key: &[u8; 32],
+        nonce: &[u8; 16],
+        backend: Backend,
+    ) -> Result<Self, Unavailable> {
+        Ok(Self::init(backend.token()?, key, nonce))
+    }
+
+    fn init(token: Token, key: &[u8; 32], nonce: &[u8; 16]) -> Self {
         State {
-            core: StreamCore::new::<V>(cipher.token(), cipher.key_bytes(), nonce),
-            token: cipher.token(),
+            core: StreamCore::new::<V>(token, key, nonce),
+            token,
             _v: PhantomData,
         }
     }
 
-    /// Encrypts (`decrypt = false`) or decrypts `buf` in place. The zero-padded plaintext of
-    /// a partial block is absorbed by the finalization that must follow it.
-    fn crypt(&mut self, buf: &mut [u8], decrypt: bool) {
+    /// Rebuilds a state from the [`BYTES`](Self::BYTES) bytes [`to_bytes`](Self::to_bytes)
+    /// wrote (on any backend: the layout is the same on all), to run on `backend`.
+    ///
+    /// ```
+    /// use hiae::{Backend, HiaeX2, hazmat::State};
+    ///
+    /// let mut st = State::<HiaeX2>::new_with_backend(&[1; 32], &[2; 16], Backend::Portable).unwrap();
+    /// st.absorb(&[3; 32]);
+    /// let mut bytes = [0u8; State::<HiaeX2>::BYTES];
+    /// st.to_bytes(&mut bytes);
+    /// let back = State::<HiaeX2>::from_bytes(&bytes, Backend::detect()).unwrap();
+    /// assert_eq!(back.finalize(32, 0), st.finalize(32, 0));
+    /// ```
+    ///
+    /// # Errors
+    /// If this CPU (or build) cannot run `backend`.
+    ///
+    /// # Panics
+    /// If `bytes.len()` is not [`BYTES`](Self::BYTES).
+    pub fn from_bytes(bytes: &[u8], backend: Backend) -> Result<Self, Unavailable> {
+        assert_eq!(
+            bytes.len(),
+            Self::BYTES,
+            "a serialized state has BYTES bytes"
+        );
+        Ok(State {
+            core: StreamCore::from_bytes(bytes),
+            token: backend.token()?,
+            _v: PhantomData,
+        })
+    }
+
+    /// Writes the state to `out` (see the [module docs](self) for the layout).
+    ///
+    /// # Panics
+    /// If `out.len()` is not [`BYTES`](Self::BYTES).
+    pub fn to_bytes(&self, out: &mut [u8]) {
+        assert_eq!(out.len(), Self::BYTES, "a serialized state has BYTES bytes");
+        out.copy_from_slice(&self.core.state[..Self::BYTES]);
+    }
+
+    /// The backend this state runs on.
+    pub fn backend(&self) -> Backend {
+        self.token.backend()
+    }
+
+    /// Encrypts (`decrypt = false`) or decrypts `buf`, input side to output side.
+    fn crypt(&mut self, buf: InOutBuf<'_, '_, u8>, decrypt: bool) {
         let token = if decrypt {
             crate::decrypt_token(self.token, V::LANES, buf.len())
         } else {
@@ -73,7 +146,7 @@ impl<V: Variant> State<V> {
         };
         // The block API has no associated-data phase to end: nothing is pending here.
         self.core.pending.in_msg = true;
-        self.core.crypt::<V>(token, buf.into(), decrypt);
+        self.core.crypt::<V>(token, buf, decrypt);
     }
 
     fn check_blocks(len: usize) {
@@ -97,6 +170,14 @@ impl<V: Variant> State<V> {
     /// # Panics
     /// If `blocks.len()` is not a multiple of [`Variant::BLOCK_SIZE`].
     pub fn enc(&mut self, blocks: &mut [u8]) {
+        self.enc_inout(blocks.into());
+    }
+
+    /// Encrypts whole blocks from the input side of `blocks` to its output side.
+    ///
+    /// # Panics
+    /// If `blocks.len()` is not a multiple of [`Variant::BLOCK_SIZE`].
+    pub fn enc_inout(&mut self, blocks: InOutBuf<'_, '_, u8>) {
         Self::check_blocks(blocks.len());
         self.crypt(blocks, false);
     }
@@ -106,18 +187,34 @@ impl<V: Variant> State<V> {
     /// # Panics
     /// If `blocks.len()` is not a multiple of [`Variant::BLOCK_SIZE`].
     pub fn dec(&mut self, blocks: &mut [u8]) {
+        self.dec_inout(blocks.into());
+    }
+
+    /// Decrypts whole blocks from the input side of `blocks` to its output side.
+    ///
+    /// # Panics
+    /// If `blocks.len()` is not a multiple of [`Variant::BLOCK_SIZE`].
+    pub fn dec_inout(&mut self, blocks: InOutBuf<'_, '_, u8>) {
         Self::check_blocks(blocks.len());
         self.crypt(blocks, true);
     }
 
-    /// Encrypts a final partial block (fewer than [`Variant::BLOCK_SIZE`] bytes, zero-padded
-    /// internally) in place. An empty slice does nothing.
+    /// Encrypts a final partial block (fewer than [`Variant::BLOCK_SIZE`] bytes) in place:
+    /// `UpdateEnc` of the zero-padded block, of which the first `tail.len()` bytes are kept.
+    /// An empty slice does nothing.
     ///
     /// # Panics
     /// If `tail.len() >= BLOCK_SIZE`.
     pub fn enc_partial(&mut self, tail: &mut [u8]) {
         assert!(tail.len() < V::BLOCK_SIZE, "partial block too long");
-        self.crypt(tail, false);
+        if tail.is_empty() {
+            return;
+        }
+        let mut block = [0u8; 16 * MAX_LANES];
+        block[..tail.len()].copy_from_slice(tail);
+        self.crypt((&mut block[..V::BLOCK_SIZE]).into(), false);
+        tail.copy_from_slice(&block[..tail.len()]);
+        wipe(&mut block);
     }
 
     /// Decrypts a final partial block in place; the state absorbs the zero-padded
@@ -127,7 +224,18 @@ impl<V: Variant> State<V> {
     /// If `tail.len() >= BLOCK_SIZE`.
     pub fn dec_partial(&mut self, tail: &mut [u8]) {
         assert!(tail.len() < V::BLOCK_SIZE, "partial block too long");
-        self.crypt(tail, true);
+        if tail.is_empty() {
+            return;
+        }
+        let mut block = [0u8; 16 * MAX_LANES];
+        self.keystream(&mut block);
+        for (k, c) in block.iter_mut().zip(tail.iter_mut()) {
+            *c ^= *k;
+            *k = *c;
+        }
+        block[tail.len()..].fill(0);
+        self.core.absorb::<V>(self.token, &block[..V::BLOCK_SIZE]);
+        wipe(&mut block);
     }
 
     /// The keystream of the next update, `AESL(S0 ^ S1) ^ S9` per lane, written to the first
@@ -155,6 +263,14 @@ impl<V: Variant> State<V> {
         self.core.pending.ad_len = data_len;
         self.core.finish::<V>(self.token, true)
     }
+}
+
+/// Overwrites a temporary that held keystream or plaintext.
+fn wipe(buf: &mut [u8]) {
+    #[cfg(feature = "zeroize")]
+    zeroize::Zeroize::zeroize(buf);
+    #[cfg(not(feature = "zeroize"))]
+    buf.fill(0);
 }
 
 impl<V: Variant> fmt::Debug for State<V> {

@@ -253,6 +253,17 @@ impl StreamCore {
         core
     }
 
+    /// A state serialized by `State::store_bytes` (its first `bytes.len()` bytes), nothing
+    /// pending.
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Self {
+        let mut core = StreamCore {
+            state: [0; STATE_BYTES],
+            pending: Pending::new(),
+        };
+        core.state[..bytes.len()].copy_from_slice(bytes);
+        core
+    }
+
     /// Runs one job on the stored state.
     #[inline]
     pub(crate) fn run<V: Variant>(

@@ -66,8 +66,15 @@ fn check_pass<V: Variant + NewWithBackend>(
         )
         .unwrap();
         assert_eq!(buf, msg, "inout dec {what}");
-        // Streaming, in a few fixed chunkings.
-        for step in [1usize, 7, 16, 33, 64, 1000] {
+        // Streaming, in a few fixed chunkings. Interpreted, one piece size that leaves blocks
+        // unfinished (33), one of exactly a block of HiAEx4 (64) and one past the inputs
+        // (1000) reach every path of the stream code; smaller pieces only repeat them.
+        let steps: &[usize] = if cfg!(miri) {
+            &[33, 64, 1000]
+        } else {
+            &[1, 7, 16, 33, 64, 1000]
+        };
+        for &step in steps {
             if step < 16 && msg.len() + ad.len() > 300 {
                 continue; // tiny pieces of long inputs: covered by the proptests
             }
@@ -293,10 +300,14 @@ fn hiaex4_vectors() {
         check_pass::<HiaeX4>(&v.key, &v.nonce, &v.ad, msg, ct, tag);
         // libhiae's column is a different cipher.
         check_fail::<HiaeX4>(&v.key, &v.nonce, &v.ad, &v.ct, &v.tag);
-        // Bit flips of the zig column fail.
+        // Bit flips of the zig column fail (interpreted: the tag flip; the others take the
+        // same path).
         let mut t = b16(tag);
         t[15] ^= 0x80;
         check_fail::<HiaeX4>(&v.key, &v.nonce, &v.ad, ct, &hex::encode(t));
+        if cfg!(miri) {
+            continue;
+        }
         if !ct.is_empty() {
             let mut c = h(ct);
             c[0] ^= 1;

@@ -7,7 +7,14 @@ use common::{Rng, Vector, vectors};
 use digest::{FixedOutputReset, Mac};
 use lemac::{Backend, LeMacGeneric, LeMacKeyGeneric, Supported, Width};
 
-const CHUNKINGS: [usize; 6] = [1, 3, 63, 64, 65, 4096];
+/// Piece sizes for streaming. Interpreted (Miri), the sizes around a block boundary and one
+/// past every input reach every path of the stream code; 1- and 3-byte pieces only repeat
+/// them, hundreds of times.
+const CHUNKINGS: &[usize] = if cfg!(miri) {
+    &[63, 64, 65, 4096]
+} else {
+    &[1, 3, 63, 64, 65, 4096]
+};
 
 fn check_oneshot<const D: usize>(backend: Backend, vs: &[Vector])
 where
@@ -50,7 +57,7 @@ where
     for (i, v) in vs.iter().enumerate() {
         let key = LeMacKeyGeneric::<D>::new_with_backend(&v.key, backend).unwrap();
         let base = key.hasher_with_nonce(&v.nonce);
-        for size in CHUNKINGS {
+        for &size in CHUNKINGS {
             let tag = streamed(base.clone(), &v.msg, &mut || size);
             assert_eq!(tag, v.tag, "D={D} {backend} vector {i} chunks of {size}");
         }

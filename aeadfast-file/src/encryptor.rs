@@ -25,7 +25,7 @@ pub struct EncryptorBuilder {
 
 impl EncryptorBuilder {
     /// Plaintext bytes sealed per batch (rounded down to whole chunks, at least one). The
-    /// default is one chunk per thread, at least 2 MiB and at most 16 MiB; memory use is
+    /// default is one chunk per thread, at least 8 MiB and at most 16 MiB; memory use is
     /// about three batches.
     pub fn batch_size(mut self, bytes: usize) -> Self {
         self.batch_bytes = Some(bytes);
@@ -122,7 +122,7 @@ impl EncryptorBuilder {
 
 /// Encrypts everything written to it into a native file on `W`.
 ///
-/// Plaintext is gathered into batches of chunks (about 2 MiB); a full batch is sealed on
+/// Plaintext is gathered into batches of chunks (about 8 MiB); a full batch is sealed on
 /// every core (feature `parallel`) while the previous one is written to `W`. A large
 /// `write` call is sealed straight from the caller's buffer, without a copy.
 /// [`finish`](Self::finish) seals the final chunk and returns `W`.

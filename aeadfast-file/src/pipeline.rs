@@ -5,7 +5,7 @@
 
 /// Smallest plaintext budget of a batch: enough chunks to keep every thread busy while the
 /// calling thread reads or writes the previous batch.
-const MIN_BATCH_BYTES: usize = 2 << 20;
+const MIN_BATCH_BYTES: usize = 8 << 20;
 /// Largest plaintext budget of a batch, whatever the thread count or chunk size.
 pub const MAX_BATCH_BYTES: usize = 16 << 20;
 
@@ -21,7 +21,7 @@ pub fn threads() -> usize {
     }
 }
 
-/// Chunks per batch for `2^chunk_log2`-byte chunks: one chunk per thread, at least 2 MiB and
+/// Chunks per batch for `2^chunk_log2`-byte chunks: one chunk per thread, at least 8 MiB and
 /// at most [`MAX_BATCH_BYTES`] of plaintext (but at least one chunk).
 pub fn chunks_per_batch(chunk_log2: u8) -> usize {
     let chunk = 1usize << chunk_log2;

@@ -124,7 +124,8 @@ fn gift128_round_trip_many_keys() {
         x ^= x << 17;
         x
     };
-    for _ in 0..200 {
+    // Interpreted (Miri), a few keys: each takes the same path.
+    for _ in 0..if cfg!(miri) { 8 } else { 200 } {
         let mut key = [0u8; 16];
         key[..8].copy_from_slice(&next().to_le_bytes());
         key[8..].copy_from_slice(&next().to_le_bytes());

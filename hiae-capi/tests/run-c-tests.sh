@@ -3,8 +3,9 @@
 #   cc -std=c11 -Wall -Wextra -Wpedantic -Werror
 # links them once against the static and once against the shared library, and runs both.
 #
-#   run-c-tests.sh [--target TRIPLE] [--cc CC] [--runner 'CMD ...'] [--release]
+#   run-c-tests.sh [--target TRIPLE] [--cc CC] [--runner 'CMD ...'] [--release | --profile P]
 #                  [--libdir DIR]   (use libraries already built there; skips cargo build)
+#                  [--parallel]     (run the static and the shared test program at once)
 #
 # Natively:           hiae-capi/tests/run-c-tests.sh
 # aarch64 under qemu: hiae-capi/tests/run-c-tests.sh --target aarch64-unknown-linux-gnu \
@@ -23,12 +24,15 @@ cc=${CC:-cc}
 runner=""
 profile=debug
 libdir=""
+parallel=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --target) target=$2; shift 2 ;;
     --cc) cc=$2; shift 2 ;;
     --runner) runner=$2; shift 2 ;;
     --release) profile=release; shift ;;
+    --profile) profile=$2; shift 2 ;;
+    --parallel) parallel=1; shift ;;
     --libdir) libdir=$2; shift 2 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
@@ -37,7 +41,11 @@ done
 if [ -z "$libdir" ]; then
     args=(build -p aeadfast-hiae-capi)
     if [ -n "$target" ]; then args+=(--target "$target"); fi
-    if [ "$profile" = release ]; then args+=(--release); fi
+    case "$profile" in
+    debug) ;;
+    release) args+=(--release) ;;
+    *) args+=(--profile "$profile") ;;
+    esac
     (cd "$workspace" && cargo "${args[@]}")
     target_dir=${CARGO_TARGET_DIR:-$workspace/target}
     libdir=$target_dir/${target:+$target/}$profile
@@ -61,8 +69,23 @@ syslibs=(-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc)
 "$cc" "${cflags[@]}" "${sources[@]}" -L"$libdir" -lhiae_capi -Wl,-rpath,"$libdir" \
     -o "$out/test_shared"
 
-for kind in static shared; do
-    echo "== C tests, $kind library${target:+ ($target)}${runner:+ under $runner}"
+run() {
+    echo "== C tests, $1 library${target:+ ($target)}${runner:+ under $runner}"
     # shellcheck disable=SC2086 # the runner is a command line
-    $runner "$out/test_$kind" "$here/data"
+    $runner "$out/test_$1" "$here/data"
+}
+if [ "$parallel" = 1 ]; then
+    # Both programs at once, each into its own log, shown in order afterwards.
+    run static >"$out/static.log" 2>&1 &
+    static_pid=$!
+    run shared >"$out/shared.log" 2>&1 &
+    shared_pid=$!
+    status=0
+    wait "$static_pid" || status=1
+    wait "$shared_pid" || status=1
+    cat "$out/static.log" "$out/shared.log"
+    exit "$status"
+fi
+for kind in static shared; do
+    run "$kind"
 done

@@ -51,15 +51,24 @@ fn parse(json: &str) -> Vec<Vector> {
 
 /// The vectors for `d` lanes (1 = lemac.json, 2 = lemacx2.json, 4 = lemacx4.json).
 ///
-/// Under Miri (interpreted, portable backend only) a small spread of them: every 16th, up to
-/// 300 bytes long; natively all of them.
+/// Message lengths checked under Miri (interpreted): empty, shorter than a block, one block
+/// of LeMac (64 bytes), between blocks, one block of LeMacX4 (256 bytes) and just past it.
+const MIRI_LENGTHS: [usize; 6] = [0, 17, 64, 100, 256, 257];
+
+/// Under Miri the first vector of each length in [`MIRI_LENGTHS`]; natively all of them.
 pub fn vectors(d: usize) -> Vec<Vector> {
     let all = all_vectors(d);
     if cfg!(miri) {
-        all.into_iter()
-            .step_by(16)
-            .filter(|v| v.msg.len() <= 300)
-            .collect()
+        let picked: Vec<Vector> = MIRI_LENGTHS
+            .iter()
+            .map(|&n| {
+                all.iter()
+                    .find(|v| v.msg.len() == n)
+                    .unwrap_or_else(|| panic!("no {n}-byte vector"))
+                    .clone()
+            })
+            .collect();
+        picked
     } else {
         all
     }

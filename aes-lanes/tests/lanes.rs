@@ -139,7 +139,12 @@ fn check_program(a: [u8; 64], b: [u8; 64], c: [u8; 64]) {
         Token::portable().dispatch(Program::<2> { a, b, c }),
         Token::portable().dispatch(Program::<4> { a, b, c }),
     ];
-    for t in tokens() {
+    // The portable backend is the reference itself: comparing it with itself would prove
+    // nothing (and doubles the interpreted runs' time).
+    for t in tokens()
+        .into_iter()
+        .filter(|t| t.backend() != Backend::Portable)
+    {
         let name = t.backend().name();
         assert_same(
             &t.dispatch(Program::<1> { a, b, c }),

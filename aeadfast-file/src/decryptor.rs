@@ -8,7 +8,7 @@ use crate::batch::{self, Batch};
 use crate::chunk::Sealer;
 use crate::header::{Header, KeySource};
 use crate::kdf::KdfLimits;
-use crate::pipeline::{chunks_per_batch, overlap, overlap2};
+use crate::pipeline::{OPEN_MIN_BATCH_BYTES, chunks_per_batch, overlap, overlap2};
 use crate::{Algorithm, Error};
 
 /// Options for reading a file; [`read_header`](Self::read_header) then gives a [`Locked`]
@@ -23,7 +23,7 @@ pub struct DecryptorBuilder {
 
 impl DecryptorBuilder {
     /// Plaintext bytes opened per batch when reading in order (rounded down to whole chunks,
-    /// at least one). The default is one chunk per thread, at least 8 MiB and at most 16 MiB;
+    /// at least one). The default is one chunk per thread, at least 2 MiB and at most 16 MiB;
     /// memory use is about three batches.
     pub fn batch_size(mut self, bytes: usize) -> Self {
         self.batch_bytes = Some(bytes);
@@ -173,7 +173,7 @@ pub(crate) type Raw = (Batch, Option<Error>);
 /// return it again.
 ///
 /// Chunks are opened in batches on every core (feature `parallel`); memory stays at a few
-/// batches (8–16 MiB each, [`crate::pipeline`]) whatever the file size.
+/// batches (2–16 MiB each, [`crate::pipeline`]) whatever the file size.
 ///
 /// ```
 /// use std::io::{Read, Write};
@@ -270,7 +270,7 @@ impl<R: Read> Decryptor<R> {
         Decryptor {
             reader,
             n: batch.map_or_else(
-                || chunks_per_batch(header.chunk_log2),
+                || chunks_per_batch(header.chunk_log2, OPEN_MIN_BATCH_BYTES),
                 |b| (b >> header.chunk_log2).max(1),
             ),
             header,
@@ -638,7 +638,7 @@ impl<R: Read + Send> Decryptor<R> {
 
 impl<R: Read> Read for Decryptor<R> {
     /// Fills `buf` with verified plaintext from the current position (up to the end of the
-    /// batch in hand). A `buf` that holds a whole batch (about 8 MiB) receives it directly,
+    /// batch in hand). A `buf` that holds a whole batch (about 2 MiB) receives it directly,
     /// without a copy.
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if buf.is_empty() {

@@ -8,7 +8,7 @@ use crate::batch::{self, Batch};
 use crate::chunk::Sealer;
 use crate::header::{DEFAULT_CHUNK_LOG2, Header, KeySource, PREFIX_LEN, read_full};
 use crate::kdf::{Argon2Params, KdfLimits, random_bytes};
-use crate::pipeline::{chunks_per_batch, overlap, overlap2};
+use crate::pipeline::{SEAL_MIN_BATCH_BYTES, chunks_per_batch, overlap, overlap2};
 
 /// Settings of a new encrypted file; finish with [`build`](Self::build) (raw key) or
 /// [`build_with_passphrase`](Self::build_with_passphrase).
@@ -223,7 +223,7 @@ impl<W: Write> Encryptor<W> {
         Ok(Encryptor {
             out,
             n: batch.map_or_else(
-                || chunks_per_batch(header.chunk_log2),
+                || chunks_per_batch(header.chunk_log2, SEAL_MIN_BATCH_BYTES),
                 |b| (b >> header.chunk_log2).max(1),
             ),
             header,

@@ -6,7 +6,7 @@ mod common;
 
 use std::io::{Read, Write};
 
-use aeadfast_file::pipeline::chunks_per_batch;
+use aeadfast_file::pipeline::{OPEN_MIN_BATCH_BYTES, SEAL_MIN_BATCH_BYTES, chunks_per_batch};
 use aeadfast_file::{Algorithm, Decryptor, Encryptor, KeySource, layout};
 use common::{decrypt, encrypt, key, pattern};
 
@@ -92,7 +92,7 @@ fn sizes_around_chunk_and_batch_boundaries() {
 #[test]
 fn default_sizes_across_batches() {
     // Default chunk and batch sizes, a little over two batches.
-    let len = 2 * chunks_per_batch(18) * (1 << 18) + 1000;
+    let len = 2 * chunks_per_batch(18, SEAL_MIN_BATCH_BYTES) * (1 << 18) + 1000;
     let msg = pattern(len, 77);
     let file = encrypt(Algorithm::Hiae, 18, b"", &msg);
     assert!(decrypt(Algorithm::Hiae, b"", &file).unwrap() == msg);
@@ -222,7 +222,10 @@ fn frozen_test_vector() {
 fn large_reads_receive_whole_batches_directly() {
     // A read buffer larger than a batch takes the path that opens straight into it.
     let log2 = 6;
-    let msg = pattern(chunks_per_batch(log2) * 64 * 3 + 10, 5);
+    let msg = pattern(
+        chunks_per_batch(log2, OPEN_MIN_BATCH_BYTES) * 64 * 3 + 10,
+        5,
+    );
     let file = encrypt(Algorithm::Hiae, log2, b"", &msg);
     let mut dec = Decryptor::new(&file[..], &key(Algorithm::Hiae)).unwrap();
     let mut out = vec![0u8; msg.len() + 100];

@@ -38,7 +38,7 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use aead::inout::InOutBuf;
-use aes_lanes::{MAX_LANES, Token};
+use aes_lanes::Token;
 
 use crate::ops::{End, StreamCore};
 use crate::{Backend, Unavailable, Variant};
@@ -137,7 +137,9 @@ impl<V: Variant> State<V> {
         self.token.backend()
     }
 
-    /// Encrypts (`decrypt = false`) or decrypts `buf`, input side to output side.
+    /// Encrypts (`decrypt = false`) or decrypts `buf`, input side to output side; a final
+    /// partial block is absorbed, zero-padded, in the same call (so nothing is left pending
+    /// between calls).
     fn crypt(&mut self, buf: InOutBuf<'_, '_, u8>, decrypt: bool) {
         let token = if decrypt {
             crate::decrypt_token(self.token, V::LANES, buf.len())
@@ -146,7 +148,7 @@ impl<V: Variant> State<V> {
         };
         // The block API has no associated-data phase to end: nothing is pending here.
         self.core.pending.in_msg = true;
-        self.core.crypt::<V>(token, buf, decrypt);
+        self.core.crypt::<V>(token, buf, decrypt, true);
     }
 
     fn check_blocks(len: usize) {
@@ -207,14 +209,7 @@ impl<V: Variant> State<V> {
     /// If `tail.len() >= BLOCK_SIZE`.
     pub fn enc_partial(&mut self, tail: &mut [u8]) {
         assert!(tail.len() < V::BLOCK_SIZE, "partial block too long");
-        if tail.is_empty() {
-            return;
-        }
-        let mut block = [0u8; 16 * MAX_LANES];
-        block[..tail.len()].copy_from_slice(tail);
-        self.crypt((&mut block[..V::BLOCK_SIZE]).into(), false);
-        tail.copy_from_slice(&block[..tail.len()]);
-        wipe(&mut block);
+        self.crypt(tail.into(), false);
     }
 
     /// Decrypts a final partial block in place; the state absorbs the zero-padded
@@ -224,18 +219,7 @@ impl<V: Variant> State<V> {
     /// If `tail.len() >= BLOCK_SIZE`.
     pub fn dec_partial(&mut self, tail: &mut [u8]) {
         assert!(tail.len() < V::BLOCK_SIZE, "partial block too long");
-        if tail.is_empty() {
-            return;
-        }
-        let mut block = [0u8; 16 * MAX_LANES];
-        self.keystream(&mut block);
-        for (k, c) in block.iter_mut().zip(tail.iter_mut()) {
-            *c ^= *k;
-            *k = *c;
-        }
-        block[tail.len()..].fill(0);
-        self.core.absorb::<V>(self.token, &block[..V::BLOCK_SIZE]);
-        wipe(&mut block);
+        self.crypt(tail.into(), true);
     }
 
     /// The keystream of the next update, `AESL(S0 ^ S1) ^ S9` per lane, written to the first
@@ -263,14 +247,6 @@ impl<V: Variant> State<V> {
         self.core.pending.ad_len = data_len;
         self.core.finish::<V>(self.token, true)
     }
-}
-
-/// Overwrites a temporary that held keystream or plaintext.
-fn wipe(buf: &mut [u8]) {
-    #[cfg(feature = "zeroize")]
-    zeroize::Zeroize::zeroize(buf);
-    #[cfg(not(feature = "zeroize"))]
-    buf.fill(0);
 }
 
 impl<V: Variant> fmt::Debug for State<V> {

@@ -149,6 +149,8 @@ impl Pending {
 pub(crate) enum End<'b> {
     /// Store the state (a stream or block-API call that continues later).
     Store,
+    /// Absorb the zero-padded pending block (a final partial block), then store the state.
+    FlushStore,
     /// AEAD finalization with the lengths in the [`Pending`]; returns the tag.
     Tag,
     /// MAC finalization (the data length is `ad_len`); returns the tag.
@@ -208,7 +210,10 @@ impl<const LANES: usize> LaneOp for Run<'_, '_, '_, '_, '_, '_, LANES> {
             p.crypt(&mut st, buf, decrypt);
         }
         match end {
-            End::Store => {
+            End::Store | End::FlushStore => {
+                if matches!(end, End::FlushStore) {
+                    p.flush(&mut st);
+                }
                 if let Some(bytes) = state.as_deref_mut() {
                     st.store_bytes(bytes);
                 }
@@ -296,14 +301,18 @@ impl StreamCore {
         }
     }
 
-    /// Encrypts or decrypts the next message bytes; the caller counts their length.
+    /// Encrypts or decrypts the next message bytes; the caller counts their length. With
+    /// `flush`, a final partial block is absorbed (zero-padded) right away instead of at
+    /// finalization.
     pub(crate) fn crypt<V: Variant>(
         &mut self,
         token: Token,
         buf: InOutBuf<'_, '_, u8>,
         decrypt: bool,
+        flush: bool,
     ) {
-        self.run::<V>(token, None, &[], Some(buf), decrypt, End::Store);
+        let end = if flush { End::FlushStore } else { End::Store };
+        self.run::<V>(token, None, &[], Some(buf), decrypt, end);
     }
 
     /// AEAD (`mac = false`) or MAC finalization with the counted lengths; returns the tag.

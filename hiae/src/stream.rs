@@ -103,7 +103,7 @@ impl<V: Variant> Session<V> {
         } else {
             self.token
         };
-        self.core.crypt::<V>(token, buf, decrypt);
+        self.core.crypt::<V>(token, buf, decrypt, false);
         Ok(())
     }
 

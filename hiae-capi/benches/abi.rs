@@ -23,37 +23,15 @@ use criterion::measurement::WallTime;
 use criterion::{
     BatchSize, BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main,
 };
+mod common;
+
+use common::{DecryptFn, EncryptFn, KEY, NONCE, c_encrypt_in_place};
 use hiae::{Hiae, HiaeX2, HiaeX4, Variant};
 use hiae_capi::{
     HiAE_decrypt, HiAE_encrypt, HiAEx2_decrypt, HiAEx2_encrypt, HiAEx4_decrypt, HiAEx4_encrypt,
 };
 
-const KEY: [u8; 32] = [0x42; 32];
-const NONCE: [u8; 16] = [0x24; 16];
 const SIZES: [(usize, &str); 3] = [(64, "64B"), (1 << 10, "1KiB"), (64 << 10, "64KiB")];
-
-/// `<P>_encrypt`'s type.
-type EncryptFn = unsafe extern "C" fn(
-    *const u8,
-    *const u8,
-    *const u8,
-    *mut u8,
-    usize,
-    *const u8,
-    usize,
-    *mut u8,
-) -> i32;
-/// `<P>_decrypt`'s type.
-type DecryptFn = unsafe extern "C" fn(
-    *const u8,
-    *const u8,
-    *mut u8,
-    *const u8,
-    usize,
-    *const u8,
-    usize,
-    *const u8,
-) -> i32;
 
 fn input(len: usize) -> Vec<u8> {
     (0..len).map(|i| (i * 131 + 7) as u8).collect()
@@ -104,22 +82,7 @@ fn variant<V: Variant>(c: &mut Criterion, enc: EncryptFn, dec: DecryptFn) {
         let f = black_box(enc);
         g.bench_function("c-abi", |b| {
             b.iter(|| {
-                let mut tag = [0u8; 16];
-                let p = black_box(buf.as_mut_ptr());
-                // SAFETY: key 32, nonce 16 and tag 16 bytes; `p` valid for `size` bytes, in
-                // place; empty AD.
-                let r = unsafe {
-                    f(
-                        KEY.as_ptr(),
-                        NONCE.as_ptr(),
-                        p,
-                        p,
-                        size,
-                        core::ptr::null(),
-                        0,
-                        tag.as_mut_ptr(),
-                    )
-                };
+                let (r, tag) = c_encrypt_in_place(f, &mut buf);
                 assert_eq!(r, 0);
                 tag
             })

@@ -14,24 +14,14 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+#[path = "../benches/common/mod.rs"]
+mod common;
+
+use common::{EncryptFn, KEY, NONCE, c_encrypt_in_place};
 use hiae::{Backend, Hiae, HiaeX2, HiaeX4, Variant};
 use hiae_capi::{HiAE_encrypt, HiAEx2_encrypt, HiAEx4_encrypt};
 
-/// `<P>_encrypt`'s type.
-type EncryptFn = unsafe extern "C" fn(
-    *const u8,
-    *const u8,
-    *const u8,
-    *mut u8,
-    usize,
-    *const u8,
-    usize,
-    *mut u8,
-) -> i32;
-
 const ROUNDS: usize = 21;
-const KEY: [u8; 32] = [0x42; 32];
-const NONCE: [u8; 16] = [0x24; 16];
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -48,23 +38,7 @@ fn variant<V: Variant>(name: &str, c_fn: EncryptFn, new: impl Fn(&[u8; 32], Back
         for _ in 0..ROUNDS {
             let t = Instant::now();
             for _ in 0..iters {
-                let mut tag = [0u8; 16];
-                let p = black_box(buf.as_mut_ptr());
-                // SAFETY: key 32, nonce 16 and tag 16 bytes; `p` valid for `size` bytes, in
-                // place; empty associated data.
-                let r = unsafe {
-                    f(
-                        KEY.as_ptr(),
-                        NONCE.as_ptr(),
-                        p,
-                        p,
-                        size,
-                        core::ptr::null(),
-                        0,
-                        tag.as_mut_ptr(),
-                    )
-                };
-                black_box((r, tag));
+                black_box(c_encrypt_in_place(f, &mut buf));
             }
             c_ns.push(t.elapsed().as_secs_f64() * 1e9 / iters as f64);
             let t = Instant::now();

@@ -10,11 +10,6 @@ use hiae::hazmat::State;
 use hiae::{Backend, Hiae, Variant};
 use zeroize::Zeroize;
 
-/// Bytes of the raw state of a variant with `lanes` lanes.
-pub(crate) const fn state_bytes(lanes: usize) -> usize {
-    256 * lanes
-}
-
 /// Largest block (`16 × lanes`) of any variant.
 const MAX_BLOCK: usize = 64;
 
@@ -30,15 +25,7 @@ impl<'s, V: Variant> Raw<'s, V> {
     /// Loads the state in `bytes` to run on `backend` (`None` if `bytes` is not
     /// [`State::BYTES`] long or the backend cannot run here).
     pub(crate) fn new(bytes: &'s mut [u8], backend: Backend) -> Option<Self> {
-        if bytes.len() != State::<V>::BYTES {
-            return None;
-        }
-        let st = State::from_bytes(bytes, backend).ok()?;
-        Some(Raw {
-            bytes,
-            st,
-            finalized: false,
-        })
+        Self::wrap(bytes, |b| State::from_bytes(b, backend).ok())
     }
 
     /// `Init(key, nonce)` into `bytes` (`None` under the conditions of [`Raw::new`]).
@@ -48,10 +35,15 @@ impl<'s, V: Variant> Raw<'s, V> {
         key: &[u8; 32],
         nonce: &[u8; 16],
     ) -> Option<Self> {
+        Self::wrap(bytes, |_| State::new_with_backend(key, nonce, backend).ok())
+    }
+
+    /// `bytes` (checked to be [`State::BYTES`] long) with the state `make` gives.
+    fn wrap(bytes: &'s mut [u8], make: impl FnOnce(&[u8]) -> Option<State<V>>) -> Option<Self> {
         if bytes.len() != State::<V>::BYTES {
             return None;
         }
-        let st = State::new_with_backend(key, nonce, backend).ok()?;
+        let st = make(bytes)?;
         Some(Raw {
             bytes,
             st,
@@ -141,7 +133,7 @@ pub(crate) fn with_lane<V: Variant, R>(
     if bytes.len() != State::<V>::BYTES || lane >= lanes {
         return None;
     }
-    let mut one = [0u8; state_bytes(1)];
+    let mut one = [0u8; State::<Hiae>::BYTES];
     for (i, dst) in one.chunks_exact_mut(16).enumerate() {
         let at = 16 * (i * lanes + lane);
         dst.copy_from_slice(&bytes[at..at + 16]);

@@ -59,7 +59,7 @@ const MIRI_LENGTHS: [usize; 3] = [0, 65, 257];
 pub fn vectors(d: usize) -> Vec<Vector> {
     let all = all_vectors(d);
     if cfg!(miri) {
-        let picked: Vec<Vector> = MIRI_LENGTHS
+        MIRI_LENGTHS
             .iter()
             .map(|&n| {
                 all.iter()
@@ -67,8 +67,7 @@ pub fn vectors(d: usize) -> Vec<Vector> {
                     .unwrap_or_else(|| panic!("no {n}-byte vector"))
                     .clone()
             })
-            .collect();
-        picked
+            .collect()
     } else {
         all
     }

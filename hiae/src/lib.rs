@@ -57,6 +57,8 @@ mod sealed {
         /// generic callers (the stream, MAC and block APIs) only call it.
         #[allow(private_interfaces)]
         fn run(token: Token, job: Job<'_, '_, '_, '_, '_, '_>) -> [u8; 16];
+        /// The one-shot MAC of `data` on `token` (a kernel of its own, see `MacOneShot`).
+        fn mac(token: Token, key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16];
     }
 }
 
@@ -225,6 +227,9 @@ macro_rules! define_cipher {
             #[allow(private_interfaces)]
             fn run(token: Token, job: Job<'_, '_, '_, '_, '_, '_>) -> [u8; 16] {
                 token.dispatch(ops::Run::<$lanes>(job))
+            }
+            fn mac(token: Token, key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16] {
+                token.dispatch(ops::MacOneShot::<$lanes> { key, nonce, data })
             }
         }
 

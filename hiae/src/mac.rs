@@ -10,7 +10,7 @@ use digest::{FixedOutput, FixedOutputReset, MacMarker, Output, OutputSizeUser, R
 
 pub use digest::Mac;
 
-use crate::ops::{End, Job, Pending, StreamCore};
+use crate::ops::StreamCore;
 use crate::{Hiae, HiaeX2, HiaeX4, MAX_LEN, Variant};
 
 /// One-shot MAC of `data` under `key` and `nonce` with variant `V`, on the detected backend.
@@ -34,25 +34,7 @@ pub fn mac<V: Variant>(key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16
         data.len() as u64 <= MAX_LEN,
         "MAC input longer than 2^61 - 1 bytes"
     );
-    mac_on::<V>(Token::detect(), key, nonce, data)
-}
-
-/// The one-shot MAC job.
-fn mac_on<V: Variant>(token: Token, key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16] {
-    let mut pending = Pending::new();
-    pending.ad_len = data.len() as u64;
-    V::run(
-        token,
-        Job {
-            init: Some((key, nonce)),
-            state: None,
-            pending: &mut pending,
-            absorb: data,
-            crypt: None,
-            decrypt: false,
-            end: End::MacTag,
-        },
-    )
+    V::mac(Token::detect(), key, nonce, data)
 }
 
 /// [`mac`] on a chosen backend, or an error if this CPU cannot run it.
@@ -69,7 +51,7 @@ pub fn mac_with_backend<V: Variant>(
         data.len() as u64 <= MAX_LEN,
         "MAC input longer than 2^61 - 1 bytes"
     );
-    Ok(mac_on::<V>(backend.token()?, key, nonce, data))
+    Ok(V::mac(backend.token()?, key, nonce, data))
 }
 
 /// Incremental HiAE-family MAC, generic over the variant; use the aliases [`HiaeMac`],

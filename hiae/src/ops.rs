@@ -239,6 +239,32 @@ impl<const LANES: usize> LaneOp for Run<'_, '_, '_, '_, '_, '_, LANES> {
     }
 }
 
+/// The one-shot MAC (`Init`, absorb `data`, MAC finalization) with `LANES` lanes.
+///
+/// Its own small kernel rather than a [`Job`] of [`Run`]: with nothing but these three
+/// phases, the state stays where the register allocator put it for the absorb loop, instead
+/// of being moved between the layouts of the general kernel's phases (about 100 instructions
+/// per call for one lane, 200 for four with AES-NI: a quarter of a 64-byte MAC).
+pub(crate) struct MacOneShot<'k, 'a, const LANES: usize> {
+    pub key: &'k [u8; 32],
+    pub nonce: &'k [u8; 16],
+    pub data: &'a [u8],
+}
+
+impl<const LANES: usize> LaneOp for MacOneShot<'_, '_, LANES> {
+    const LANES: usize = LANES;
+    type Output = [u8; 16];
+
+    #[inline(always)]
+    fn run<L: Lanes>(self) -> [u8; 16] {
+        let mut st = State::<L>::new(self.key, self.nonce);
+        let mut p = Pending::new();
+        p.absorb(&mut st, self.data);
+        p.flush(&mut st);
+        st.finalize(true, self.data.len() as u64, 0)
+    }
+}
+
 /// A computation kept in memory between calls (the stream, MAC and block APIs): the
 /// serialized state and the pending bytes. Each method is one dispatch on `token`.
 #[derive(Clone)]

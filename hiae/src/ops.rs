@@ -5,6 +5,7 @@
 //!
 //! One `LaneOp` for everything means one compiled copy of each loop per variant and backend:
 //! the phases a job does not use are skipped at run time (a few predictable branches per call).
+//! The one exception is the one-shot MAC ([`MacOneShot`]), whose loop is the small absorb loop.
 
 use aead::inout::InOutBuf;
 use aes_lanes::{LaneOp, Lanes, MAX_LANES, Token};
@@ -241,10 +242,9 @@ impl<const LANES: usize> LaneOp for Run<'_, '_, '_, '_, '_, '_, LANES> {
 
 /// The one-shot MAC (`Init`, absorb `data`, MAC finalization) with `LANES` lanes.
 ///
-/// Its own small kernel rather than a [`Job`] of [`Run`]: with nothing but these three
-/// phases, the state stays where the register allocator put it for the absorb loop, instead
-/// of being moved between the layouts of the general kernel's phases (about 100 instructions
-/// per call for one lane, 200 for four with AES-NI: a quarter of a 64-byte MAC).
+/// Its own small kernel rather than a [`Job`] of [`Run`]: with nothing but these three phases
+/// the state is not moved between the register layouts of the general kernel's phases, which
+/// cost short MACs up to a quarter of their time (PERFORMANCE.md).
 pub(crate) struct MacOneShot<'k, 'a, const LANES: usize> {
     pub key: &'k [u8; 32],
     pub nonce: &'k [u8; 16],

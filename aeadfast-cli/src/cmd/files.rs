@@ -108,19 +108,12 @@ fn split_read(f: &mut File, buf: &mut [u8]) -> io::Result<usize> {
 }
 
 /// Fills `buf` from `file` at `offset` with positional reads, short only at the end of the
-/// file.
-fn read_at_full(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
-    #[cfg(unix)]
+/// file; returns the bytes read.
+pub fn read_at_full(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
     use std::os::unix::fs::FileExt;
-    #[cfg(windows)]
-    use std::os::windows::fs::FileExt;
     let mut got = 0;
     while got < buf.len() {
-        #[cfg(unix)]
-        let r = file.read_at(&mut buf[got..], offset + got as u64);
-        #[cfg(windows)]
-        let r = file.seek_read(&mut buf[got..], offset + got as u64);
-        match r {
+        match file.read_at(&mut buf[got..], offset + got as u64) {
             Ok(0) => break,
             Ok(n) => got += n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}

@@ -116,7 +116,6 @@ const READERS: u64 = 2;
 /// threads read the pieces ahead (piece `i` by thread `i % READERS`) while this thread hashes
 /// them in order. A file that changes size meanwhile is an error, never a crash.
 fn hash_file_read(key: &LeMacKey, file: File, len: u64) -> io::Result<[u8; 16]> {
-    use std::os::unix::fs::FileExt;
     use std::sync::mpsc::{Receiver, Sender, channel, sync_channel};
     let pieces = len.div_ceil(PIECE as u64);
     let mut h = key.hasher();
@@ -137,23 +136,11 @@ fn hash_file_read(key: &LeMacKey, file: File, len: u64) -> io::Result<[u8; 16]> 
                     let want = (len - at).min(PIECE as u64) as usize;
                     let mut buf = spare.try_recv().unwrap_or_default();
                     buf.resize(want, 0);
-                    let mut got = 0;
-                    let r = loop {
-                        match file.read_at(&mut buf[got..], at + got as u64) {
-                            Ok(0) => break Ok(()),
-                            Ok(n) => {
-                                got += n;
-                                if got == want {
-                                    break Ok(());
-                                }
-                            }
-                            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                            Err(e) => break Err(e),
-                        }
-                    };
+                    let r = files::read_at_full(file, &mut buf, at);
+                    let got = r.as_ref().map_or(0, |&n| n);
                     buf.truncate(got);
                     let short = got < want;
-                    if tx.send(r.map(|()| buf)).is_err() || short {
+                    if tx.send(r.map(|_| buf)).is_err() || short {
                         return;
                     }
                     i += READERS;

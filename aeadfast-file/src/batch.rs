@@ -53,30 +53,23 @@ impl Batch {
     }
 }
 
-/// Seals the chunks of `b` (plaintext lengths in `b.lens`): in place, or from `src` (the
-/// batch's plaintext, contiguous) into the buffer. Each chunk's tag follows it.
+/// Seals the chunks of `b` in place (plaintext lengths in `b.lens`), on the thread pool if
+/// `parallel`. Each chunk's tag follows it.
 ///
 /// # Errors
 /// [`Error::TooManyChunks`] past the 32-bit chunk counter.
-pub fn seal(sealer: &Sealer, b: &mut Batch, src: Option<&[u8]>) -> Result<(), Error> {
-    let (chunk, stride) = (sealer.chunk_size(), sealer.stride());
+pub fn seal(sealer: &Sealer, b: &mut Batch, parallel: bool) -> Result<(), Error> {
+    let stride = sealer.stride();
     let count = b.lens.len();
     let (first, has_last) = (b.first, b.has_last);
     let results = for_each_indexed(
         b.buf.chunks_mut(stride).zip(b.lens.iter()),
+        parallel,
         |j, (slot, &len): (&mut [u8], &usize)| {
             let index = first + j as u64;
             let last = has_last && j + 1 == count;
             let (body, tag) = slot[..len + TAG_LEN].split_at_mut(len);
-            let t = match src {
-                Some(data) => {
-                    let input = &data[j * chunk..j * chunk + len];
-                    let io = InOutBuf::new(input, body).expect("equal lengths");
-                    sealer.seal(index, last, io)?
-                }
-                None => sealer.seal(index, last, body.into())?,
-            };
-            tag.copy_from_slice(&t);
+            tag.copy_from_slice(&sealer.seal(index, last, body.into())?);
             Ok(())
         },
     );
@@ -86,8 +79,14 @@ pub fn seal(sealer: &Sealer, b: &mut Batch, src: Option<&[u8]>) -> Result<(), Er
 /// Opens the chunks of `b` (stored lengths in `b.lens`): in place (plaintext at
 /// `j × stride`), or into `dst` (plaintext contiguous from 0). On return `b.lens` holds the
 /// plaintext lengths of the leading chunks that verified, and the error of the first one
-/// that did not, if any; with `dst`, everything after the verified prefix is zeroed.
-pub fn open(sealer: &Sealer, b: &mut Batch, mut dst: Option<&mut [u8]>) -> Option<Error> {
+/// that did not, if any; with `dst`, everything after the verified prefix is zeroed. Runs on
+/// the thread pool if `parallel`.
+pub fn open(
+    sealer: &Sealer,
+    b: &mut Batch,
+    mut dst: Option<&mut [u8]>,
+    parallel: bool,
+) -> Option<Error> {
     let (chunk, stride) = (sealer.chunk_size(), sealer.stride());
     let count = b.lens.len();
     let (first, has_last) = (b.first, b.has_last);
@@ -108,6 +107,7 @@ pub fn open(sealer: &Sealer, b: &mut Batch, mut dst: Option<&mut [u8]>) -> Optio
     };
     let results = for_each_indexed(
         b.buf.chunks_mut(stride).zip(b.lens.iter()).zip(outputs),
+        parallel,
         |j, ((slot, &len), out): ((&mut [u8], &usize), Option<&mut [u8]>)| {
             let index = first + j as u64;
             let last = has_last && j + 1 == count;
@@ -138,9 +138,8 @@ pub fn open(sealer: &Sealer, b: &mut Batch, mut dst: Option<&mut [u8]>) -> Optio
 }
 
 /// Reads up to `chunks` stored chunks starting at chunk `first` from `r` into `b` and sorts
-/// out where the stream ends: a short last piece of at least a tag's length is the final
-/// chunk. Returns the bytes read, and the error that follows the batch's chunks if the
-/// stream ends wrongly (no final chunk, or a piece too short to hold a tag).
+/// out where the stream ends (see [`split_stored`]). Returns the bytes read, and the error
+/// that follows the batch's chunks if the stream ends wrongly.
 ///
 /// # Errors
 /// Read errors of `r`.
@@ -151,54 +150,83 @@ pub fn read_stored(
     chunks: usize,
     stride: usize,
 ) -> io::Result<(usize, Option<Error>)> {
+    let got = read_full(r, &mut b.buf[..chunks * stride])?;
+    Ok((got, split_stored(b, first, got, chunks, stride)))
+}
+
+/// Sets the stored lengths of `b` (chunks from `first`) for `got` bytes of a stream read
+/// where `chunks × stride` were asked for: fewer bytes mean the stream ends there, and a
+/// short last piece of at least a tag's length is the final chunk. Returns the error that
+/// follows the chunks if the stream ends wrongly (no final chunk, or a piece too short to
+/// hold a tag).
+pub fn split_stored(
+    b: &mut Batch,
+    first: u64,
+    got: usize,
+    chunks: usize,
+    stride: usize,
+) -> Option<Error> {
     b.first = first;
     b.lens.clear();
     b.has_last = false;
-    let got = read_full(r, &mut b.buf[..chunks * stride])?;
     b.lens.resize(got / stride, stride);
-    if got == chunks * stride {
-        return Ok((got, None));
+    if got >= chunks * stride {
+        return None;
     }
     let rest = got % stride;
     let complete = first + b.lens.len() as u64;
-    if rest == 0 {
-        return Ok((
-            got,
-            Some(Error::Truncated {
-                chunks: complete,
-                partial: 0,
-            }),
-        ));
-    }
     if rest < TAG_LEN {
-        return Ok((
-            got,
-            Some(Error::Truncated {
-                chunks: complete,
-                partial: rest,
-            }),
-        ));
+        return Some(Error::Truncated {
+            chunks: complete,
+            partial: rest,
+        });
     }
     b.lens.push(rest);
     b.has_last = true;
-    Ok((got, None))
+    None
 }
 
-/// Reads up to `chunks` full chunks of plaintext from `r` into the slots of `b`; returns
-/// the bytes read (fewer than `chunks × chunk` only at the end of the input).
+/// Opens the chunks whose stored bytes are `src` (lengths in `b.lens`, as for [`open`]) into
+/// the slots of `b`, here. On return `b.lens` holds the plaintext lengths of the leading
+/// chunks that verified, and the error of the first one that did not, if any.
+pub fn open_from(sealer: &Sealer, src: &[u8], b: &mut Batch) -> Option<Error> {
+    let stride = sealer.stride();
+    let count = b.lens.len();
+    for j in 0..count {
+        let len = b.lens[j];
+        let (ct, tag) = src[j * stride..j * stride + len].split_at(len - TAG_LEN);
+        let out = &mut b.buf[j * stride..j * stride + ct.len()];
+        let io = InOutBuf::new(ct, out).expect("equal lengths");
+        if let Err(e) = sealer.open(b.first + j as u64, b.has_last && j + 1 == count, io, tag) {
+            b.lens.truncate(j);
+            for len in &mut b.lens {
+                *len -= TAG_LEN;
+            }
+            return Some(e);
+        }
+    }
+    for len in &mut b.lens {
+        *len -= TAG_LEN;
+    }
+    None
+}
+
+/// Reads up to `chunks` full chunks of plaintext from `r` into the slots of `buf` (chunk
+/// `j` at `j × stride`); returns the bytes read (fewer than `chunks × chunk` only at the end
+/// of the input).
 ///
 /// # Errors
 /// Read errors of `r`.
 pub fn read_plain(
     r: &mut (impl Read + ?Sized),
-    b: &mut Batch,
+    buf: &mut [u8],
     chunks: usize,
     chunk: usize,
     stride: usize,
 ) -> io::Result<usize> {
     let mut total = 0;
     for j in 0..chunks {
-        let got = read_full(r, &mut b.buf[j * stride..j * stride + chunk])?;
+        let got = read_full(r, &mut buf[j * stride..j * stride + chunk])?;
         total += got;
         if got < chunk {
             break;

@@ -2,13 +2,15 @@
 //! when the file is seekable, in `seek.rs`).
 
 use std::fmt;
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, Read, Write};
+use std::sync::Mutex;
 
 use crate::batch::{self, Batch};
 use crate::chunk::Sealer;
 use crate::header::{Header, KeySource};
 use crate::kdf::KdfLimits;
-use crate::pipeline::{OPEN_MIN_BATCH_BYTES, chunks_per_batch, overlap, overlap2};
+use crate::ordered::{self, Produce};
+use crate::pipeline::{self, OPEN_MIN_BATCH_BYTES, chunks_per_batch, overlap};
 use crate::{Algorithm, Error};
 
 /// Options for reading a file; [`read_header`](Self::read_header) then gives a [`Locked`]
@@ -22,9 +24,11 @@ pub struct DecryptorBuilder {
 }
 
 impl DecryptorBuilder {
-    /// Plaintext bytes opened per batch when reading in order (rounded down to whole chunks,
-    /// at least one). The default is one chunk per thread, at least 2 MiB and at most 16 MiB;
-    /// memory use is about three batches.
+    /// Plaintext bytes opened per batch when reading in order with small `read` calls
+    /// (rounded down to whole chunks, at least one). The default is one chunk per thread, at
+    /// least 2 MiB and at most 16 MiB; memory use is about three batches. Large reads and
+    /// the copies go through a ring of 8 buffers per thread of 256 KiB each, or of one batch
+    /// if that is smaller.
     pub fn batch_size(mut self, bytes: usize) -> Self {
         self.batch_bytes = Some(bytes);
         self
@@ -172,8 +176,12 @@ pub(crate) type Raw = (Batch, Option<Error>);
 /// [`Error::BadLength`]. An error stays until a [`seek`](std::io::Seek::seek): later reads
 /// return it again.
 ///
-/// Chunks are opened in batches on every core (feature `parallel`); memory stays at a few
-/// batches (2–16 MiB each, [`crate::pipeline`]) whatever the file size.
+/// Chunks are opened on every core (feature `parallel`): [`copy_to`](Self::copy_to),
+/// [`copy_buffered_to`](Self::copy_buffered_to) and reads into a buffer of 512 KiB or more
+/// pass items of 256 KiB through a ring of 8 buffers per thread, read, opened and written by
+/// whichever thread is free; smaller reads are served from batches of 2–16 MiB opened while
+/// the next one is read ([`crate::pipeline`]). Memory stays at a few MiB whatever the file
+/// size.
 ///
 /// ```
 /// use std::io::{Read, Write};
@@ -225,6 +233,8 @@ pub struct Decryptor<R> {
     failed: Option<Failure>,
     /// Batches read one after the other since the last seek (sizes batches after a seek).
     pub(crate) run: u32,
+    /// Buffers of the ring that [`copy_to`](Self::copy_to) reads through.
+    ring: Vec<Item>,
 }
 
 impl<R> fmt::Debug for Decryptor<R> {
@@ -288,6 +298,7 @@ impl<R: Read> Decryptor<R> {
             claimed_len: None,
             failed: None,
             run: u32::MAX,
+            ring: Vec::new(),
         }
     }
 
@@ -431,12 +442,12 @@ impl<R: Read> Decryptor<R> {
         let (err, read) = match ahead_batch.as_mut() {
             // Reading ahead overlaps opening this batch on the pool.
             Some(b) => overlap(
-                || batch::open(sealer, &mut raw, dst),
+                || batch::open(sealer, &mut raw, dst, true),
                 || batch::read_stored(reader, b, next_chunk, n, stride).map(Some),
             ),
             // Nothing to overlap (after a seek, or at the end): open here, without handing
             // the batch to the pool and waiting for it (tens of microseconds per read).
-            None => (batch::open(sealer, &mut raw, dst), Ok(None)),
+            None => (batch::open(sealer, &mut raw, dst, true), Ok(None)),
         };
         match read {
             Ok(Some((got, t))) => {
@@ -495,48 +506,271 @@ impl<R: Read> Decryptor<R> {
 }
 
 impl<R: Read + Send> Decryptor<R> {
-    /// Decrypts everything from the current position to the end into `out`, reading the next
-    /// batch and opening the current one (on the thread pool) while the previous one is
-    /// written (on this thread). Returns the plaintext bytes written.
+    /// Decrypts everything from the current position to the end into `out`. The chunks go
+    /// through a ring of buffers: read by whichever thread is free, opened on every core,
+    /// written here in order. Returns the plaintext bytes written.
     ///
     /// The guarantee is [`read`](Read::read)'s: only verified chunks reach `out`, in order,
     /// and an error means that what was written is an incomplete prefix.
     ///
+    /// Reading copies every byte out of the reader on one thread at a time, which bounds
+    /// the speed at that of a memory copy; for a file held in memory,
+    /// [`copy_buffered_to`](Self::copy_buffered_to) opens the chunks straight from it.
+    ///
     /// # Errors
     /// As [`read`](Read::read), and write errors of `out`.
     pub fn copy_to<W: Write + ?Sized>(&mut self, out: &mut W) -> io::Result<u64> {
+        let total = self.copy_to_boundary(out)?;
+        if self.finished() {
+            return Ok(total);
+        }
+        let r = self.copy_read(out);
+        self.watch_copy(r).map(|n| total + n)
+    }
+
+    /// Writes verified plaintext up to a chunk boundary through the ordinary path; `Ok` at
+    /// the boundary, or at the proven end (see [`finished`](Self::finished)).
+    fn copy_to_boundary<W: Write + ?Sized>(&mut self, out: &mut W) -> io::Result<u64> {
         let mut total = 0u64;
         let log2 = self.sealer.chunk_log2();
-        // Up to a chunk boundary through the ordinary path.
         loop {
             total += self.write_ready(out)?;
             if let Some(f) = &self.failed {
                 return Err(f.to_io());
             }
-            if self.plain_len.is_some_and(|l| self.pos >= l) {
+            if self.finished() {
                 return Ok(total);
             }
             if self.pos & ((1 << log2) - 1) == 0 && self.ahead.is_none() {
-                break;
+                return Ok(total);
             }
             self.fill(None)?;
         }
-        let r = self.copy_pipelined(out);
-        match r {
-            Ok(n) => Ok(total + n),
-            Err(e) => {
-                if self.failed.is_none() {
-                    self.fail(&e);
-                }
-                Err(e)
-            }
-        }
     }
 
-    fn copy_pipelined<W: Write + ?Sized>(&mut self, out: &mut W) -> io::Result<u64> {
+    /// The position is at the proven end of the plaintext.
+    fn finished(&self) -> bool {
+        self.plain_len.is_some_and(|l| self.pos >= l)
+    }
+
+    /// Keeps the error of a pipelined copy for later reads.
+    fn watch_copy(&mut self, r: io::Result<u64>) -> io::Result<u64> {
+        if let Err(e) = &r
+            && self.failed.is_none()
+        {
+            self.fail(e);
+        }
+        r
+    }
+
+    /// From a chunk boundary to the end, reading items from the reader.
+    fn copy_read<W: Write + ?Sized>(&mut self, out: &mut W) -> io::Result<u64> {
+        let group = self.ring_ready()?;
+        let stride = self.sealer.stride();
+        let (reader, next_chunk, consumed) =
+            (&mut self.reader, &mut self.next_chunk, &mut self.consumed);
+        let produce = Mutex::new(|_, item: &mut Item| -> io::Result<bool> {
+            let first = *next_chunk;
+            let (got, trailing) =
+                batch::read_stored(&mut *reader, &mut item.batch, first, group, stride)?;
+            *consumed += got as u64;
+            *next_chunk += item.batch.lens.len() as u64;
+            item.failed = None;
+            item.trailing = trailing;
+            Ok(!item.batch.has_last && item.trailing.is_none())
+        });
+        let progress = Progress {
+            pos: &mut self.pos,
+            plain_len: &mut self.plain_len,
+            failed: &mut self.failed,
+        };
+        open_ring(
+            &self.sealer,
+            progress,
+            &mut self.ring,
+            Produce::Anywhere(&produce),
+            None,
+            out,
+        )
+    }
+}
+
+impl<R: BufRead + Send> Decryptor<R> {
+    /// Like [`copy_to`](Self::copy_to), for a reader that holds the file in memory (`&[u8]`,
+    /// `Cursor<Vec<u8>>`): the chunks in the reader's buffer are opened on every core
+    /// straight from it, without first copying them out on one thread. A reader whose
+    /// buffer holds less than a few chunks at a time (a `BufReader`) goes the way of
+    /// `copy_to`.
+    ///
+    /// ```
+    /// use std::io::Write;
+    /// use aeadfast_file::{Algorithm, Decryptor, Encryptor};
+    ///
+    /// let key = [7u8; 32];
+    /// let mut enc = Encryptor::new(Vec::new(), Algorithm::Hiae, &key)?;
+    /// enc.write_all(&vec![1u8; 3 << 20])?;
+    /// let file = enc.finish()?;
+    ///
+    /// let mut plain = Vec::new();
+    /// let n = Decryptor::new(&file[..], &key)?.copy_buffered_to(&mut plain)?;
+    /// assert_eq!((n, plain), (3 << 20, vec![1u8; 3 << 20]));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`copy_to`](Self::copy_to).
+    pub fn copy_buffered_to<W: Write + ?Sized>(&mut self, out: &mut W) -> io::Result<u64> {
+        let mut total = self.copy_to_boundary(out)?;
+        if self.finished() {
+            return Ok(total);
+        }
+        let r = self.copy_buffered(out);
+        let r = match r {
+            Ok(n) => {
+                total += n;
+                // The rest (the final item) comes through the reader.
+                self.copy_read(out)
+            }
+            Err(e) => Err(e),
+        };
+        self.watch_copy(r).map(|n| total + n)
+    }
+
+    /// Opens the whole items that the reader's buffer holds straight from it, as long as it
+    /// holds any.
+    fn copy_buffered<W: Write + ?Sized>(&mut self, out: &mut W) -> io::Result<u64> {
+        let group = self.ring_ready()?;
+        let stride = self.sealer.stride();
+        let item_len = group * stride;
+        let mut total = 0u64;
+        loop {
+            let data = self.reader.fill_buf()?;
+            let items = data.len() / item_len;
+            if items == 0 {
+                return Ok(total);
+            }
+            let first = self.next_chunk;
+            let mut produce = |i: usize, item: &mut Item| -> io::Result<bool> {
+                item.src_at = i * item_len;
+                let index = first + (i * group) as u64;
+                let trailing = batch::split_stored(&mut item.batch, index, item_len, group, stride);
+                debug_assert!(trailing.is_none(), "a whole item");
+                item.trailing = None;
+                item.failed = None;
+                Ok(i + 1 < items)
+            };
+            let progress = Progress {
+                pos: &mut self.pos,
+                plain_len: &mut self.plain_len,
+                failed: &mut self.failed,
+            };
+            let r = open_ring(
+                &self.sealer,
+                progress,
+                &mut self.ring,
+                Produce::Here(&mut produce),
+                Some(data),
+                out,
+            );
+            let bytes = items * item_len;
+            self.reader.consume(bytes);
+            self.consumed += bytes as u64;
+            self.next_chunk += (items * group) as u64;
+            total += r?;
+        }
+    }
+}
+
+/// A slot of the ring that reads go through: an item and where its plaintext goes.
+type DstSlot<'b> = (Item, Option<&'b mut [u8]>);
+
+/// Gives a producer for [`Decryptor::read_ring`] its type: slots whose destination borrows
+/// the caller's buffer for `'b` (not for any lifetime, as a closure's own annotation would).
+fn into_dst<'b, F>(f: F) -> F
+where
+    F: FnMut(usize, &mut DstSlot<'b>) -> io::Result<bool>,
+{
+    f
+}
+
+/// The decryptor's state that a pipelined copy moves on.
+struct Progress<'a> {
+    pos: &'a mut u64,
+    plain_len: &'a mut Option<u64>,
+    failed: &'a mut Option<Failure>,
+}
+
+/// Runs the ring: items from `produce`, opened in place or (with `src`, the stored bytes the
+/// items' `src_at` point into) from `src`, written to `out` in order. Returns the plaintext
+/// bytes written.
+fn open_ring<W: Write + ?Sized>(
+    sealer: &Sealer,
+    progress: Progress<'_>,
+    ring: &mut Vec<Item>,
+    produce: Produce<'_, '_, Item, io::Error>,
+    src: Option<&[u8]>,
+    out: &mut W,
+) -> io::Result<u64> {
+    let (stride, log2) = (sealer.stride(), sealer.chunk_log2());
+    let mut total = 0u64;
+    let r = ordered::run(
+        ring,
+        produce,
+        &|_, item: &mut Item| {
+            item.failed = match src {
+                Some(src) => batch::open_from(sealer, &src[item.src_at..], &mut item.batch),
+                None => batch::open(sealer, &mut item.batch, None, false),
+            };
+            Ok(())
+        },
+        &mut |_, item: &mut Item| {
+            let b = &item.batch;
+            for (j, &len) in b.lens.iter().enumerate() {
+                out.write_all(&b.buf[j * stride..j * stride + len])?;
+            }
+            let len = b.plain_len() as u64;
+            *progress.pos += len;
+            total += len;
+            if b.lens.is_empty() && item.trailing.is_none() && item.failed.is_none() {
+                // Nothing more: the stream ended at a chunk boundary without its final
+                // chunk.
+                item.trailing = Some(Error::Truncated {
+                    chunks: b.first,
+                    partial: 0,
+                });
+            }
+            if b.has_last && item.failed.is_none() {
+                *progress.plain_len = Some((b.first << log2) + len);
+            }
+            match item.failed.take().or(item.trailing.take()) {
+                Some(e) => {
+                    *progress.failed = Some(Failure::Format(e.clone()));
+                    Err(e.into())
+                }
+                None => Ok(()),
+            }
+        },
+    );
+    r.map(|()| total)
+}
+
+/// An item of the ring that the pipelined copies go through: a few chunks, and how their
+/// stream ended or failed to open.
+struct Item {
+    batch: Batch,
+    /// With a buffered source: where the item's stored chunks start in it.
+    src_at: usize,
+    /// The error that follows the item's chunks if the stream ends wrongly after them.
+    trailing: Option<Error>,
+    /// The first chunk that did not open.
+    failed: Option<Error>,
+}
+
+impl<R: Read> Decryptor<R> {
+    /// Prepares the ring (from a chunk boundary, nothing in hand); returns chunks per item.
+    fn ring_ready(&mut self) -> io::Result<usize> {
         let log2 = self.sealer.chunk_log2();
-        let (n, stride, chunk) = (self.n, self.sealer.stride(), self.sealer.chunk_size());
-        if self.next_chunk != self.pos >> log2 {
+        if self.next_chunk != self.pos >> log2 || self.ahead.is_some() {
             return Err(io::Error::other(
                 "internal error: the decryptor lost its place in the file",
             ));
@@ -544,95 +778,107 @@ impl<R: Read + Send> Decryptor<R> {
         let old = std::mem::take(&mut self.ready);
         self.give_buf(old.buf);
         self.ready_len = 0;
-        let mut total = 0u64;
-        let mut opening: Option<Raw> = None;
-        let mut to_write: Option<Raw> = None;
-        let mut reading_done = false;
-        loop {
-            if opening.is_none() && to_write.is_none() && reading_done {
-                return Ok(total);
-            }
-            let mut reading = (!reading_done).then(|| self.take_buf());
-            let first = self.next_chunk;
-            let (sealer, reader) = (&self.sealer, &mut self.reader);
-            let (read, opened, written) = overlap2(
-                || match reading.as_mut() {
-                    Some(b) => batch::read_stored(reader, b, first, n, stride).map(Some),
-                    None => Ok(None),
-                },
-                || {
-                    opening
-                        .as_mut()
-                        .and_then(|(b, _)| batch::open(sealer, b, None))
-                },
-                || -> io::Result<()> {
-                    if let Some((b, _)) = &to_write {
-                        for (j, &len) in b.lens.iter().enumerate() {
-                            out.write_all(&b.buf[j * stride..j * stride + len])?;
-                        }
-                    }
-                    Ok(())
-                },
-            );
-            // The batch just written: its verified chunks are out; its error ends the copy.
-            if let Some((b, failure)) = to_write.take() {
-                written?;
-                let len = b.plain_len() as u64;
-                self.pos += len;
-                total += len;
-                self.give_buf(b.buf);
-                if let Some(e) = failure {
-                    self.failed = Some(Failure::Format(e.clone()));
-                    return Err(e.into());
-                }
-            }
-            // The batch just opened is written in the next round.
-            if let Some((b, trailing)) = opening.take() {
-                if b.has_last && opened.is_none() {
-                    self.plain_len = Some((b.first << log2) + b.plain_len() as u64);
-                }
-                let failure = opened.or(trailing);
-                if failure.is_some() {
-                    reading_done = true;
-                }
-                to_write = Some((b, failure));
-            }
-            match read {
-                Ok(Some((got, trailing))) => {
-                    let b = reading.take().expect("read into it");
-                    self.consumed += got as u64;
-                    self.next_chunk += b.lens.len() as u64;
-                    if b.has_last || trailing.is_some() {
-                        reading_done = true;
-                    }
-                    if b.lens.is_empty() {
-                        // Nothing more: the stream ended at a chunk boundary without its
-                        // final chunk (or right after a piece too short for a tag).
-                        let e = trailing.unwrap_or(Error::Truncated {
-                            chunks: first,
-                            partial: 0,
-                        });
-                        self.give_buf(b.buf);
-                        match to_write.as_mut() {
-                            Some((_, f @ None)) => *f = Some(e),
-                            Some(_) => {}
-                            None => {
-                                self.failed = Some(Failure::Format(e.clone()));
-                                return Err(e.into());
-                            }
-                        }
-                    } else {
-                        opening = Some((b, trailing));
-                    }
-                }
-                Ok(None) => {}
-                Err(e) => return Err(e),
-            }
-            if let Some(b) = reading {
-                self.give_buf(b.buf);
-            }
-            let _ = chunk;
+        let stride = self.sealer.stride();
+        let group = pipeline::ring_item_chunks(log2, self.n);
+        let slots = pipeline::ring_slots();
+        if self.ring.len() != slots || self.ring[0].batch.buf.len() != group * stride {
+            self.ring = (0..slots)
+                .map(|_| Item {
+                    batch: Batch::with_buf(Vec::new(), group, stride),
+                    src_at: 0,
+                    trailing: None,
+                    failed: None,
+                })
+                .collect();
         }
+        Ok(group)
+    }
+
+    /// A read into a buffer that holds at least two items of the ring, from a chunk
+    /// boundary with nothing in hand: items are read here and opened on every core straight
+    /// into `buf`. `None` if the read does not qualify.
+    fn read_ring(&mut self, buf: &mut [u8]) -> Option<io::Result<usize>> {
+        let (log2, chunk) = (self.sealer.chunk_log2(), self.sealer.chunk_size());
+        let group = pipeline::ring_item_chunks(log2, self.n);
+        let item_plain = group * chunk;
+        if buf.len() < 2 * item_plain
+            || self.pos & (chunk as u64 - 1) != 0
+            || self.ahead.is_some()
+            || pipeline::threads() < 2
+        {
+            return None;
+        }
+        let r = self.ring_ready().map(|_| ());
+        if let Err(e) = r {
+            return Some(Err(e));
+        }
+        let items = buf.len() / item_plain;
+        let stride = self.sealer.stride();
+        let (reader, next_chunk, consumed) =
+            (&mut self.reader, &mut self.next_chunk, &mut self.consumed);
+        let mut rest = &mut buf[..items * item_plain];
+        let mut produce = into_dst(|i, slot| {
+            let item = &mut slot.0;
+            let first = *next_chunk;
+            let (got, trailing) =
+                batch::read_stored(&mut *reader, &mut item.batch, first, group, stride)?;
+            *consumed += got as u64;
+            *next_chunk += item.batch.lens.len() as u64;
+            item.failed = None;
+            item.trailing = trailing;
+            let (piece, tail) = std::mem::take(&mut rest).split_at_mut(item_plain);
+            rest = tail;
+            slot.1 = Some(piece);
+            Ok(i + 1 < items && !item.batch.has_last && item.trailing.is_none())
+        });
+        let mut slots: Vec<DstSlot<'_>> = self.ring.drain(..).map(|item| (item, None)).collect();
+        let sealer = &self.sealer;
+        let (pos, plain_len, failed) = (&mut self.pos, &mut self.plain_len, &mut self.failed);
+        let mut total = 0usize;
+        let r = ordered::run(
+            &mut slots,
+            Produce::Here(&mut produce),
+            &|_, (item, dst): &mut DstSlot<'_>| {
+                item.failed = batch::open(sealer, &mut item.batch, dst.as_deref_mut(), false);
+                Ok(())
+            },
+            &mut |_, (item, _): &mut DstSlot<'_>| {
+                let b = &item.batch;
+                let len = b.plain_len();
+                *pos += len as u64;
+                total += len;
+                if b.lens.is_empty() && item.trailing.is_none() && item.failed.is_none() {
+                    item.trailing = Some(Error::Truncated {
+                        chunks: b.first,
+                        partial: 0,
+                    });
+                }
+                if b.has_last && item.failed.is_none() {
+                    *plain_len = Some((b.first << log2) + len as u64);
+                }
+                match item.failed.take().or(item.trailing.take()) {
+                    Some(e) => {
+                        *failed = Some(Failure::Format(e.clone()));
+                        Err(e.into())
+                    }
+                    None => Ok(()),
+                }
+            },
+        );
+        self.ring = slots.into_iter().map(|(item, _)| item).collect();
+        if let Err(e) = r {
+            if self.failed.is_none() {
+                // A read error: what came before it is good.
+                self.fail(&e);
+            }
+            // Items after the one that failed may have been opened into `buf`: only the
+            // verified prefix is handed out.
+            buf[total..items * item_plain].fill(0);
+            if total == 0 {
+                return Some(Err(e));
+            }
+        }
+        Some(Ok(total))
     }
 }
 
@@ -653,6 +899,9 @@ impl<R: Read> Read for Decryptor<R> {
             }
             if self.plain_len.is_some_and(|l| self.pos >= l) {
                 return Ok(0);
+            }
+            if let Some(r) = self.read_ring(buf) {
+                return r;
             }
             match self.fill(Some(&mut *buf)) {
                 Ok(Some(n)) => return Ok(n),

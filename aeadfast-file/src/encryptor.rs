@@ -2,13 +2,17 @@
 
 use std::fmt;
 use std::io::{self, Read, Write};
+use std::sync::Mutex;
+
+use aead::inout::InOutBuf;
 
 use crate::Algorithm;
 use crate::batch::{self, Batch};
 use crate::chunk::Sealer;
 use crate::header::{DEFAULT_CHUNK_LOG2, Header, KeySource, PREFIX_LEN, read_full};
 use crate::kdf::{Argon2Params, KdfLimits, random_bytes};
-use crate::pipeline::{SEAL_MIN_BATCH_BYTES, chunks_per_batch, overlap, overlap2};
+use crate::ordered::{self, Produce};
+use crate::pipeline::{self, SEAL_MIN_BATCH_BYTES, chunks_per_batch, overlap};
 
 /// Settings of a new encrypted file; finish with [`build`](Self::build) (raw key) or
 /// [`build_with_passphrase`](Self::build_with_passphrase).
@@ -24,9 +28,11 @@ pub struct EncryptorBuilder {
 }
 
 impl EncryptorBuilder {
-    /// Plaintext bytes sealed per batch (rounded down to whole chunks, at least one). The
-    /// default is one chunk per thread, at least 8 MiB and at most 16 MiB; memory use is
-    /// about three batches.
+    /// Plaintext bytes sealed per batch when small `write` calls are gathered (rounded down
+    /// to whole chunks, at least one). The default is one chunk per thread, at least 8 MiB
+    /// and at most 16 MiB; memory use is about three batches. Large writes and
+    /// [`Encryptor::copy_from`] go through a ring of 8 buffers per thread of 256 KiB each,
+    /// or of one batch if that is smaller.
     pub fn batch_size(mut self, bytes: usize) -> Self {
         self.batch_bytes = Some(bytes);
         self
@@ -92,7 +98,9 @@ impl EncryptorBuilder {
     /// (32 bytes for the HiAE family, 16 for GIFT-COFB).
     ///
     /// # Errors
-    /// [`Error::KeyLength`], [`Error::InvalidParameter`], or the write error of the header.
+    /// [`Error::KeyLength`](crate::Error::KeyLength),
+    /// [`Error::InvalidParameter`](crate::Error::InvalidParameter), or the write error of the
+    /// header.
     pub fn build<W: Write>(self, out: W, key: &[u8]) -> io::Result<Encryptor<W>> {
         let header = self.header(KeySource::RawKey)?;
         Encryptor::start(out, header, &self.ad, key, self.batch_bytes)
@@ -102,8 +110,8 @@ impl EncryptorBuilder {
     /// parameters and salt go into the header).
     ///
     /// # Errors
-    /// As [`build`](Self::build); [`Error::KdfLimit`] if the Argon2id parameters are above
-    /// the limits.
+    /// As [`build`](Self::build); [`Error::KdfLimit`](crate::Error::KdfLimit) if the Argon2id
+    /// parameters are above the limits.
     pub fn build_with_passphrase<W: Write>(
         self,
         out: W,
@@ -122,9 +130,12 @@ impl EncryptorBuilder {
 
 /// Encrypts everything written to it into a native file on `W`.
 ///
-/// Plaintext is gathered into batches of chunks (about 8 MiB); a full batch is sealed on
-/// every core (feature `parallel`) while the previous one is written to `W`. A large
-/// `write` call is sealed straight from the caller's buffer, without a copy.
+/// Plaintext of small `write` calls is gathered into batches of chunks (about 8 MiB); a
+/// full batch is sealed on every core (feature `parallel`) while the previous one is
+/// written to `W`. A `write` of a batch or more is sealed straight from the caller's buffer,
+/// without a copy: items of 256 KiB pass through a ring of buffers, sealed by every thread
+/// and written to `W` in order by the calling thread, which seals too whenever the next item
+/// is not ready. [`copy_from`](Self::copy_from) reads its input through the same ring.
 /// [`finish`](Self::finish) seals the final chunk and returns `W`.
 ///
 /// **Dropping an `Encryptor` without `finish` leaves a file that never decrypts as
@@ -162,9 +173,18 @@ pub struct Encryptor<W> {
     sealed: Option<Batch>,
     /// A free buffer.
     spare: Vec<u8>,
+    /// Buffers of the ring that large writes and [`copy_from`](Self::copy_from) go through.
+    ring: Vec<Slot>,
     /// Index of the next chunk to seal.
     next: u64,
     failed: bool,
+}
+
+/// A buffer of the ring: a few chunks, each followed by room for its tag.
+struct Slot {
+    buf: Vec<u8>,
+    /// Plaintext bytes read into it (by `copy_from`).
+    len: usize,
 }
 
 impl<W> fmt::Debug for Encryptor<W> {
@@ -196,7 +216,7 @@ impl<W: Write> Encryptor<W> {
     /// (see [`Encryptor::builder`] for the rest); writes the header to `out`.
     ///
     /// # Errors
-    /// [`Error::KeyLength`], or the write error of the header.
+    /// [`Error::KeyLength`](crate::Error::KeyLength), or the write error of the header.
     pub fn new(out: W, algorithm: Algorithm, key: &[u8]) -> io::Result<Self> {
         Encryptor::builder(algorithm).build(out, key)
     }
@@ -232,6 +252,7 @@ impl<W: Write> Encryptor<W> {
             pending_len: 0,
             sealed: None,
             spare: Vec::new(),
+            ring: Vec::new(),
             next: 0,
             failed: false,
         })
@@ -268,23 +289,14 @@ impl<W: Write> Encryptor<W> {
         self.n * self.sealer.chunk_size()
     }
 
-    /// A batch for `chunks` chunks starting at the next index, on a free buffer.
-    fn fresh(&mut self, chunks: usize) -> Batch {
-        let buf = std::mem::take(&mut self.spare);
-        let mut b = Batch::with_buf(buf, self.n, self.sealer.stride());
-        b.first = self.next;
-        b.lens.resize(chunks, self.sealer.chunk_size());
-        b
-    }
-
-    /// Seals `b` (from `src`, or in place) on the pool while the previously sealed batch is
+    /// Seals `b` in place on the pool while the previously sealed batch is
     /// written here; `b` becomes the sealed batch.
-    fn seal_and_rotate(&mut self, mut b: Batch, src: Option<&[u8]>) -> io::Result<()> {
+    fn seal_and_rotate(&mut self, mut b: Batch) -> io::Result<()> {
         let prev = self.sealed.take();
         let stride = self.sealer.stride();
         let (sealer, out) = (&self.sealer, &mut self.out);
         let (sealed, written) = overlap(
-            || batch::seal(sealer, &mut b, src),
+            || batch::seal(sealer, &mut b, true),
             || match &prev {
                 Some(p) => out.write_all(&p.buf[..p.sealed_len(stride)]),
                 None => Ok(()),
@@ -311,15 +323,61 @@ impl<W: Write> Encryptor<W> {
         Ok(())
     }
 
+    /// Seals `data` (whole chunks, none of them final) straight from the caller's buffer and
+    /// writes it: the pool's threads seal groups of chunks into a ring of buffers while this
+    /// thread writes them in order (and seals too whenever the next group is not ready).
+    fn seal_whole_chunks(&mut self, data: &[u8]) -> io::Result<()> {
+        self.write_sealed()?;
+        let (chunk, stride) = (self.sealer.chunk_size(), self.sealer.stride());
+        let group = self.ring_ready();
+        let count = data.len() / chunk;
+        let first = self.next;
+        let (sealer, out) = (&self.sealer, &mut self.out);
+        let chunks_of = |g: usize| g * group..((g + 1) * group).min(count);
+        let items = count.div_ceil(group);
+        ordered::run(
+            &mut self.ring,
+            Produce::Here(&mut |g, _| Ok(g + 1 < items)),
+            &|g, slot: &mut Slot| {
+                for (k, j) in chunks_of(g).enumerate() {
+                    let (body, tag) = slot.buf[k * stride..(k + 1) * stride].split_at_mut(chunk);
+                    let input = &data[j * chunk..(j + 1) * chunk];
+                    let io = InOutBuf::new(input, body).expect("equal lengths");
+                    tag.copy_from_slice(&sealer.seal(first + j as u64, false, io)?);
+                }
+                Ok(())
+            },
+            &mut |g, slot| out.write_all(&slot.buf[..chunks_of(g).len() * stride]),
+        )?;
+        self.next += count as u64;
+        Ok(())
+    }
+
+    /// Allocates the ring's buffers if needed; returns chunks per item.
+    fn ring_ready(&mut self) -> usize {
+        let stride = self.sealer.stride();
+        let group = pipeline::ring_item_chunks(self.header.chunk_log2, self.n);
+        let slots = pipeline::ring_slots();
+        if self.ring.len() != slots || self.ring[0].buf.len() != group * stride {
+            self.ring = (0..slots)
+                .map(|_| Slot {
+                    buf: vec![0u8; group * stride],
+                    len: 0,
+                })
+                .collect();
+        }
+        group
+    }
+
     fn write_inner(&mut self, data: &[u8]) -> io::Result<()> {
         let (chunk, stride) = (self.sealer.chunk_size(), self.sealer.stride());
         let per_batch = self.plain_per_batch();
         let mut rest = data;
         while !rest.is_empty() {
             if self.pending_len == 0 && rest.len() >= per_batch {
-                let (now, later) = rest.split_at(per_batch);
-                let b = self.fresh(self.n);
-                self.seal_and_rotate(b, Some(now))?;
+                let whole = rest.len() / chunk * chunk;
+                let (now, later) = rest.split_at(whole);
+                self.seal_whole_chunks(now)?;
                 rest = later;
                 continue;
             }
@@ -342,7 +400,7 @@ impl<W: Write> Encryptor<W> {
                 b.lens.clear();
                 b.lens.resize(self.n, chunk);
                 self.pending_len = 0;
-                self.seal_and_rotate(b, None)?;
+                self.seal_and_rotate(b)?;
             }
         }
         Ok(())
@@ -363,17 +421,17 @@ impl<W: Write> Encryptor<W> {
         b.lens.clear();
         b.lens.resize(k, chunk);
         self.pending_len = rest;
-        self.seal_and_rotate(b, None)?;
+        self.seal_and_rotate(b)?;
         self.write_sealed()
     }
 
-    /// Reads `input` to its end and encrypts it, reading the next batch (on the thread
-    /// pool), sealing the current one and writing the previous one (on this thread) at the
-    /// same time. Returns the bytes read. The file is complete only after
-    /// [`finish`](Self::finish).
+    /// Reads `input` to its end and encrypts it: items of 256 KiB are read and sealed by
+    /// whichever thread is free while this thread writes the sealed ones in order. Returns
+    /// the bytes read. The file is complete only after [`finish`](Self::finish).
     ///
     /// # Errors
-    /// Read errors of `input`, write errors of `W`, [`Error::TooManyChunks`].
+    /// Read errors of `input`, write errors of `W`,
+    /// [`Error::TooManyChunks`](crate::Error::TooManyChunks).
     pub fn copy_from<R: Read + Send>(&mut self, mut input: R) -> io::Result<u64> {
         self.check()?;
         let r = self.copy_from_inner(&mut input);
@@ -394,51 +452,57 @@ impl<W: Write> Encryptor<W> {
                 return Ok(total);
             }
         }
-        // Each round reads one batch (pool), seals the batch read in the round before
-        // (pool) and writes the batch sealed in the round before that (here).
-        let mut to_seal: Option<Batch> = None;
-        loop {
-            let mut reading = Batch::with_buf(std::mem::take(&mut self.spare), self.n, stride);
-            let prev = self.sealed.take();
-            let n = self.n;
-            let (sealer, out) = (&self.sealer, &mut self.out);
-            let (got, sealed, written) = overlap2(
-                || batch::read_plain(input, &mut reading, n, chunk, stride),
-                || match to_seal.as_mut() {
-                    Some(b) => batch::seal(sealer, b, None),
-                    None => Ok(()),
-                },
-                || match &prev {
-                    Some(p) => out.write_all(&p.buf[..p.sealed_len(stride)]),
-                    None => Ok(()),
-                },
-            );
-            if let Some(p) = prev {
-                self.spare = p.buf;
+        // Then items of whole chunks through the ring: read and sealed by whichever thread
+        // is free, written here in order. What the last item holds past its whole chunks
+        // stays gathered for `finish`.
+        self.write_sealed()?;
+        let group = self.ring_ready();
+        let item_plain = group * chunk;
+        let first = self.next;
+        let produce = Mutex::new(|_, slot: &mut Slot| -> io::Result<bool> {
+            slot.len = batch::read_plain(&mut *input, &mut slot.buf, group, chunk, stride)?;
+            total += slot.len as u64;
+            Ok(slot.len == item_plain)
+        });
+        let sealer = &self.sealer;
+        let (out, next) = (&mut self.out, &mut self.next);
+        let mut tail = None;
+        ordered::run(
+            &mut self.ring,
+            Produce::Anywhere(&produce),
+            &|g, slot: &mut Slot| {
+                for j in 0..slot.len / chunk {
+                    let (body, tag) = slot.buf[j * stride..(j + 1) * stride].split_at_mut(chunk);
+                    let index = first + (g * group + j) as u64;
+                    tag.copy_from_slice(&sealer.seal(index, false, body.into())?);
+                }
+                Ok(())
+            },
+            &mut |_, slot| {
+                let whole = slot.len / chunk;
+                out.write_all(&slot.buf[..whole * stride])?;
+                *next += whole as u64;
+                if slot.len < item_plain {
+                    let rest = &slot.buf[whole * stride..whole * stride + slot.len % chunk];
+                    tail = Some(rest.to_vec());
+                }
+                Ok(())
+            },
+        )?;
+        if let Some(rest) = tail {
+            if self.pending.buf.is_empty() {
+                self.pending = Batch::with_buf(std::mem::take(&mut self.spare), self.n, stride);
             }
-            written?;
-            sealed?;
-            self.sealed = to_seal.take();
-            let got = got?;
-            total += got as u64;
-            if got < per_batch {
-                // The end of the input: what was read stays gathered for `finish`.
-                self.pending = reading;
-                self.pending_len = got;
-                return Ok(total);
-            }
-            reading.first = self.next;
-            reading.lens.clear();
-            reading.lens.resize(n, chunk);
-            self.next += n as u64;
-            to_seal = Some(reading);
+            self.pending.buf[..rest.len()].copy_from_slice(&rest);
+            self.pending_len = rest.len();
         }
+        Ok(total)
     }
 
     /// Seals the final chunk, writes everything left, flushes and returns the writer.
     ///
     /// # Errors
-    /// Write errors of `W`, [`Error::TooManyChunks`].
+    /// Write errors of `W`, [`Error::TooManyChunks`](crate::Error::TooManyChunks).
     pub fn finish(mut self) -> io::Result<W> {
         self.check()?;
         let (chunk, stride) = (self.sealer.chunk_size(), self.sealer.stride());
@@ -452,7 +516,7 @@ impl<W: Write> Encryptor<W> {
         b.lens.resize(k, chunk);
         b.lens.push(rest);
         b.has_last = true;
-        self.seal_and_rotate(b, None)?;
+        self.seal_and_rotate(b)?;
         self.write_sealed()?;
         self.out.flush()?;
         Ok(self.out)

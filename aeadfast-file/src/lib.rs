@@ -10,6 +10,7 @@ mod header;
 mod kdf;
 pub mod layout;
 pub mod libhiae;
+mod ordered;
 pub mod pipeline;
 mod seek;
 

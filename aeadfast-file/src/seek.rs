@@ -59,7 +59,7 @@ impl<R: Read + Seek> Decryptor<R> {
         b.has_last = true;
         self.reader.read_exact(&mut b.buf[..stored])?;
         self.next_chunk = last + 1;
-        if let Some(e) = batch::open(&self.sealer, &mut b, None) {
+        if let Some(e) = batch::open(&self.sealer, &mut b, None, true) {
             self.give_buf(b.buf);
             return Err(e.into());
         }

@@ -71,6 +71,18 @@ fn sizes_around_chunk_and_batch_boundaries() {
                 assert_eq!(dec.copy_to(&mut out).unwrap(), len as u64);
                 assert!(out == msg, "copy_to {alg} {log2} {len}");
                 assert_eq!(dec.verified_len(), Some(len as u64));
+                // And the copy that opens straight from the buffer.
+                let mut dec = Decryptor::builder()
+                    .associated_data(b"ad")
+                    .batch_size(batch)
+                    .read_header(&file[..])
+                    .unwrap()
+                    .unlock_with_key(&key(alg))
+                    .unwrap();
+                let mut out = Vec::new();
+                assert_eq!(dec.copy_buffered_to(&mut out).unwrap(), len as u64);
+                assert!(out == msg, "copy_buffered_to {alg} {log2} {len}");
+                assert_eq!(dec.verified_len(), Some(len as u64));
                 // And encryption through copy_from.
                 let mut enc = Encryptor::builder(alg)
                     .chunk_log2(log2)
@@ -101,6 +113,10 @@ fn default_sizes_across_batches() {
         .unwrap()
         .copy_to(&mut out)
         .unwrap();
+    assert!(out == msg);
+    out.clear();
+    let mut dec = Decryptor::new(std::io::Cursor::new(&file), &key(Algorithm::Hiae)).unwrap();
+    assert_eq!(dec.copy_buffered_to(&mut out).unwrap(), len as u64);
     assert!(out == msg);
     let mut enc = Encryptor::builder(Algorithm::Hiae)
         .insecure_nonce_prefix([0x11; 11])

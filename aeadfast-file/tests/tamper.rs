@@ -62,12 +62,60 @@ fn fails(
         "released bytes that are not the plaintext"
     );
     assert_eq!(released.len() % C, 0, "released part of a chunk");
-    // The pipelined copy releases the same prefix and the same error.
-    if let Ok(mut dec) = Decryptor::new(file, k) {
-        let mut out = Vec::new();
-        let e = dec.copy_to(&mut out).unwrap_err();
-        assert_eq!(e.kind(), kind);
-        assert_eq!(out, released, "copy_to released something else");
+    // The pipelined copy releases the same prefix and the same error, whether the file
+    // goes through it in one piece or in pieces of one or three chunks (read, opened and
+    // written by different threads).
+    for batch in [None, Some(C), Some(3 * C)] {
+        let mut b = Decryptor::builder();
+        if let Some(n) = batch {
+            b = b.batch_size(n);
+        }
+        // Reads into a buffer that holds the whole file (opened straight into it, in
+        // pieces on several threads when they are small): the same prefix, the same
+        // error, and nothing but zeros after what was returned.
+        if let Ok(mut dec) = b
+            .clone()
+            .read_header(file)
+            .and_then(|l| l.unlock_with_key(k))
+        {
+            let mut big = vec![0u8; msg.len() + 3 * C];
+            let mut at = 0;
+            let e = loop {
+                match dec.read(&mut big[at..]) {
+                    Ok(0) => panic!("a damaged file read to its end ({batch:?})"),
+                    Ok(n) => at += n,
+                    Err(e) => break e,
+                }
+            };
+            assert_eq!(e.kind(), kind);
+            assert_eq!(&big[..at], &released[..], "large reads ({batch:?})");
+            assert!(
+                big[at..].iter().all(|&x| x == 0),
+                "bytes past the verified prefix"
+            );
+        }
+        for buffered in [false, true] {
+            let Ok(mut dec) = b
+                .clone()
+                .read_header(file)
+                .and_then(|l| l.unlock_with_key(k))
+            else {
+                continue;
+            };
+            let mut out = Vec::new();
+            let copy = |dec: &mut Decryptor<&[u8]>, out: &mut Vec<u8>| match buffered {
+                false => dec.copy_to(out),
+                true => dec.copy_buffered_to(out),
+            };
+            let e = copy(&mut dec, &mut out).unwrap_err();
+            assert_eq!(e.kind(), kind);
+            assert_eq!(
+                out, released,
+                "copy ({batch:?}, buffered {buffered}) released something else"
+            );
+            let again = copy(&mut dec, &mut out).unwrap_err();
+            assert_eq!(again.kind(), kind, "the error stays");
+        }
     }
     released.len()
 }

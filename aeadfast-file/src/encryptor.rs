@@ -337,7 +337,7 @@ impl<W: Write> Encryptor<W> {
         let items = count.div_ceil(group);
         ordered::run(
             &mut self.ring,
-            Produce::Here(&mut |g, _| Ok(g + 1 < items)),
+            Produce::Count(items),
             &|g, slot: &mut Slot| {
                 for (k, j) in chunks_of(g).enumerate() {
                     let (body, tag) = slot.buf[k * stride..(k + 1) * stride].split_at_mut(chunk);

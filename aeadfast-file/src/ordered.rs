@@ -3,7 +3,7 @@
 //!
 //! * **produce** fills a free slot with item `i` (reads input); items are produced one at a
 //!   time, in index order, by the calling thread or, for [`Produce::Anywhere`], by whichever
-//!   thread is free;
+//!   thread is free (which then works on the item itself, while it is in its cache);
 //! * **work** transforms a produced item (seals or opens its chunks) on any thread;
 //! * **consume** hands the worked items, in index order, to the calling thread (which writes
 //!   them to a writer that need not be `Send`) and frees their slots.
@@ -28,6 +28,8 @@ pub type SharedProduceFn<'a, S, E> = Mutex<dyn FnMut(usize, &mut S) -> Result<bo
 
 /// Who may produce items.
 pub enum Produce<'a, 'f, S, E> {
+    /// Items `0..n` with nothing to read: the slots only receive what `work` makes.
+    Count(usize),
     /// Only the calling thread (the input need not be `Send`).
     Here(&'a mut ProduceFn<'f, S, E>),
     /// Any thread, one at a time, in order.
@@ -49,6 +51,7 @@ pub fn run<S: Send, E: Send>(
 ) -> Result<(), E> {
     assert!(!slots.is_empty(), "at least one slot");
     let ring = slots.len();
+    let helpers = crate::pipeline::threads().saturating_sub(1).min(ring - 1);
     let shared = Shared {
         state: Mutex::new(State {
             free: std::mem::take(slots),
@@ -66,8 +69,15 @@ pub fn run<S: Send, E: Send>(
         epoch: AtomicUsize::new(0),
         ring,
         work_own: matches!(produce, Produce::Anywhere(_)),
+        // Producing costs nothing with `Count`: produce only while fewer items wait than
+        // there are threads, so that the slots cycle through a few buffers that stay in the
+        // caches (the free list is a stack) instead of through the whole ring. Otherwise
+        // the producer keeps reading while it can.
+        max_waiting: match produce {
+            Produce::Count(_) => helpers + 1,
+            _ => ring,
+        },
     };
-    let helpers = crate::pipeline::threads().saturating_sub(1).min(ring - 1);
     let result = if helpers == 0 {
         calling_thread(&shared, produce, work, consume)
     } else {
@@ -75,7 +85,7 @@ pub fn run<S: Send, E: Send>(
         {
             let anywhere = match &produce {
                 Produce::Anywhere(m) => Some(*m),
-                Produce::Here(_) => None,
+                _ => None,
             };
             rayon::in_place_scope(|s| {
                 for _ in 0..helpers {
@@ -132,6 +142,8 @@ struct Shared<S, E> {
     ring: usize,
     /// A thread that produced an item works on it.
     work_own: bool,
+    /// Most produced items waiting for work.
+    max_waiting: usize,
 }
 
 /// A job found under the lock.
@@ -167,6 +179,7 @@ impl<S, E> Shared<S, E> {
         if may_produce
             && !st.input_done
             && !st.producing
+            && st.filled.len() < self.max_waiting
             && let Some(slot) = st.free.pop()
         {
             st.producing = true;
@@ -210,6 +223,27 @@ impl<S, E> Shared<S, E> {
     fn worked(&self, mut st: MutexGuard<'_, State<S, E>>, i: usize, slot: S, r: Result<(), E>) {
         st.ready[i % self.ring] = Some((slot, r));
         self.notify(st);
+    }
+
+    /// Does `job` (without the lock) and files its outcome.
+    fn run_job(
+        &self,
+        job: Job<S>,
+        produce: &mut dyn FnMut(usize, &mut S) -> Result<bool, E>,
+        work: &(dyn Fn(usize, &mut S) -> Result<(), E> + Sync),
+    ) {
+        let (i, mut slot) = match job {
+            Job::Produce(i, mut slot) => {
+                let r = produce(i, &mut slot);
+                match self.produced(self.lock(), i, slot, r) {
+                    Some(slot) => (i, slot),
+                    None => return,
+                }
+            }
+            Job::Work(i, slot) => (i, slot),
+        };
+        let r = work(i, &mut slot);
+        self.worked(self.lock(), i, slot, r);
     }
 
     /// Waits for a change: spins a little without the lock, then sleeps.
@@ -277,23 +311,14 @@ fn calling_thread<S, E>(
             };
         }
         match shared.job(&mut st, true) {
-            Some(Job::Produce(i, mut slot)) => {
+            Some(job) => {
                 drop(st);
-                let r = match &mut produce {
-                    Produce::Here(f) => f(i, &mut slot),
-                    Produce::Anywhere(m) => {
-                        (m.lock().unwrap_or_else(|p| p.into_inner()))(i, &mut slot)
-                    }
+                let mut produce_here = |i: usize, slot: &mut S| match &mut produce {
+                    Produce::Count(n) => Ok(i + 1 < *n),
+                    Produce::Here(f) => f(i, slot),
+                    Produce::Anywhere(m) => (m.lock().unwrap_or_else(|p| p.into_inner()))(i, slot),
                 };
-                if let Some(mut slot) = shared.produced(shared.lock(), i, slot, r) {
-                    let r = work(i, &mut slot);
-                    shared.worked(shared.lock(), i, slot, r);
-                }
-            }
-            Some(Job::Work(i, mut slot)) => {
-                drop(st);
-                let r = work(i, &mut slot);
-                shared.worked(shared.lock(), i, slot, r);
+                shared.run_job(job, &mut produce_here, work);
             }
             None => {
                 if st.stop {
@@ -321,19 +346,13 @@ fn helper<S, E>(
     let mut st = shared.lock();
     loop {
         match shared.job(&mut st, anywhere.is_some()) {
-            Some(Job::Produce(i, mut slot)) => {
+            Some(job) => {
                 drop(st);
-                let produce = anywhere.expect("may produce");
-                let r = (produce.lock().unwrap_or_else(|p| p.into_inner()))(i, &mut slot);
-                if let Some(mut slot) = shared.produced(shared.lock(), i, slot, r) {
-                    let r = work(i, &mut slot);
-                    shared.worked(shared.lock(), i, slot, r);
-                }
-            }
-            Some(Job::Work(i, mut slot)) => {
-                drop(st);
-                let r = work(i, &mut slot);
-                shared.worked(shared.lock(), i, slot, r);
+                let mut produce_here = |i: usize, slot: &mut S| {
+                    let produce = anywhere.expect("a helper produces only with Anywhere");
+                    (produce.lock().unwrap_or_else(|p| p.into_inner()))(i, slot)
+                };
+                shared.run_job(job, &mut produce_here, work);
             }
             None => {
                 if st.stop || (st.input_done && !st.producing && st.filled.is_empty()) {
@@ -420,6 +439,30 @@ mod tests {
                     assert_eq!(seen, (0..count).collect::<Vec<_>>());
                 }
             }
+        }
+    }
+
+    #[test]
+    fn counted_items_need_no_producer() {
+        for (count, ring) in [(1usize, 1usize), (5, 2), (100, 8)] {
+            let mut slots = vec![0usize; ring];
+            let mut seen = Vec::new();
+            let r = run::<_, ()>(
+                &mut slots,
+                Produce::Count(count),
+                &|i, s| {
+                    *s = i + 1;
+                    Ok(())
+                },
+                &mut |i, s| {
+                    assert_eq!(*s, i + 1);
+                    seen.push(i);
+                    Ok(())
+                },
+            );
+            assert_eq!(r, Ok(()));
+            assert_eq!(seen, (0..count).collect::<Vec<_>>());
+            assert_eq!(slots.len(), ring);
         }
     }
 

@@ -23,12 +23,16 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 
 /// Fills a slot with item `i`; returns whether more items follow.
 pub type ProduceFn<'a, S, E> = dyn FnMut(usize, &mut S) -> Result<bool, E> + 'a;
+/// How a helper thread produces.
+#[cfg(feature = "parallel")]
+type HelperProduceFn<'a, S, E> = dyn Fn(usize, &mut S) -> Result<bool, E> + Sync + 'a;
 /// [`ProduceFn`] that any thread may call.
 pub type SharedProduceFn<'a, S, E> = Mutex<dyn FnMut(usize, &mut S) -> Result<bool, E> + Send + 'a>;
 
 /// Who may produce items.
 pub enum Produce<'a, 'f, S, E> {
-    /// Items `0..n` with nothing to read: the slots only receive what `work` makes.
+    /// Items `0..n` with nothing to read: the slots only receive what `work` makes. Any
+    /// thread takes the next index.
     Count(usize),
     /// Only the calling thread (the input need not be `Send`).
     Here(&'a mut ProduceFn<'f, S, E>),
@@ -68,28 +72,36 @@ pub fn run<S: Send, E: Send>(
         #[cfg(feature = "parallel")]
         epoch: AtomicUsize::new(0),
         ring,
-        work_own: matches!(produce, Produce::Anywhere(_)),
-        // Producing costs nothing with `Count`: produce only while fewer items wait than
-        // there are threads, so that the slots cycle through a few buffers that stay in the
-        // caches (the free list is a stack) instead of through the whole ring. Otherwise
-        // the producer keeps reading while it can.
-        max_waiting: match produce {
-            Produce::Count(_) => helpers + 1,
-            _ => ring,
-        },
+        // With `Count` a slot is taken only when a thread starts on its item, so the
+        // slots in use cycle through a few buffers that stay in the caches (the free list
+        // is a stack) rather than through the whole ring.
+        work_own: !matches!(produce, Produce::Here(_)),
     };
     let result = if helpers == 0 {
         calling_thread(&shared, produce, work, consume)
     } else {
         #[cfg(feature = "parallel")]
         {
-            let anywhere = match &produce {
-                Produce::Anywhere(m) => Some(*m),
-                _ => None,
+            // How helpers produce, if they may.
+            let (count, shared_fn);
+            let on_helpers: Option<&HelperProduceFn<'_, S, E>> = match &produce {
+                Produce::Count(n) => {
+                    let n = *n;
+                    count = move |i: usize, _: &mut S| Ok(i + 1 < n);
+                    Some(&count)
+                }
+                Produce::Anywhere(m) => {
+                    let m = *m;
+                    shared_fn = move |i: usize, s: &mut S| {
+                        (m.lock().unwrap_or_else(|p| p.into_inner()))(i, s)
+                    };
+                    Some(&shared_fn)
+                }
+                Produce::Here(_) => None,
             };
             rayon::in_place_scope(|s| {
                 for _ in 0..helpers {
-                    s.spawn(|_| helper(&shared, anywhere, work));
+                    s.spawn(|_| helper(&shared, on_helpers, work));
                 }
                 let result = calling_thread(&shared, produce, work, consume);
                 // Helpers finish the job in hand and leave.
@@ -142,8 +154,6 @@ struct Shared<S, E> {
     ring: usize,
     /// A thread that produced an item works on it.
     work_own: bool,
-    /// Most produced items waiting for work.
-    max_waiting: usize,
 }
 
 /// A job found under the lock.
@@ -179,7 +189,6 @@ impl<S, E> Shared<S, E> {
         if may_produce
             && !st.input_done
             && !st.producing
-            && st.filled.len() < self.max_waiting
             && let Some(slot) = st.free.pop()
         {
             st.producing = true;
@@ -338,19 +347,18 @@ fn calling_thread<S, E>(
 #[cfg(feature = "parallel")]
 fn helper<S, E>(
     shared: &Shared<S, E>,
-    anywhere: Option<&SharedProduceFn<'_, S, E>>,
+    produce: Option<&HelperProduceFn<'_, S, E>>,
     work: &(dyn Fn(usize, &mut S) -> Result<(), E> + Sync),
 ) {
     // A panic here must not leave the calling thread waiting for the item: stop the run.
     let _unwinding = StopOnUnwind(shared);
     let mut st = shared.lock();
     loop {
-        match shared.job(&mut st, anywhere.is_some()) {
+        match shared.job(&mut st, produce.is_some()) {
             Some(job) => {
                 drop(st);
                 let mut produce_here = |i: usize, slot: &mut S| {
-                    let produce = anywhere.expect("a helper produces only with Anywhere");
-                    (produce.lock().unwrap_or_else(|p| p.into_inner()))(i, slot)
+                    produce.expect("a helper produces only if it may")(i, slot)
                 };
                 shared.run_job(job, &mut produce_here, work);
             }

@@ -2,12 +2,13 @@
 //! on arbitrary bytes:
 //!
 //! * header parsing never panics, and a header that parses serializes back to the same bytes;
-//! * arbitrary bytes read as a whole file (fixed key, `read` and the pipelined `copy_to`,
-//!   and seeks) never panic and never verify: a forgery needs a 128-bit tag; whatever `read`
-//!   returned before its error is a whole number of chunks;
+//! * arbitrary bytes read as a whole file (fixed key, `read`, the pipelined `copy_to` and
+//!   `copy_buffered_to`, and seeks) never panic and never verify: a forgery needs a 128-bit
+//!   tag; whatever was released before the error is a whole number of chunks;
 //! * the input encrypted with writes split where the input says, small batches (so batch
-//!   boundaries are crossed), decrypts back through `read`, `copy_to` and seeks, and with one
-//!   bit flipped (where the input says) is rejected;
+//!   and ring-item boundaries are crossed), decrypts back through `read` (small and large
+//!   buffers), `copy_to`, `copy_buffered_to` and seeks, and with one bit flipped (where the
+//!   input says) is rejected;
 //! * arbitrary bytes as a libhiae `-e` file never verify.
 //!
 //! Input layout: byte 0 picks the algorithm, the chunk size and the batch size; the rest is
@@ -57,6 +58,19 @@ fuzz_target!(|data: &[u8]| {
         assert!(dec.read_to_end(&mut out).is_err(), "a forgery was accepted");
         assert_eq!(out.len() % chunk, 0);
     }
+    if let Ok(mut dec) = Decryptor::builder()
+        .batch_size(batch)
+        .read_header(rest)
+        .and_then(|l| l.unlock_with_key(&key))
+    {
+        let chunk = dec.header().chunk_size();
+        let mut out = Vec::new();
+        assert!(
+            dec.copy_buffered_to(&mut out).is_err(),
+            "a forgery was accepted"
+        );
+        assert_eq!(out.len() % chunk, 0);
+    }
     if let Ok(mut dec) = Decryptor::new(Cursor::new(rest), &key) {
         let at = u64::from(ctl) * 13;
         if dec.seek(SeekFrom::Start(at)).is_ok() {
@@ -103,6 +117,32 @@ fuzz_target!(|data: &[u8]| {
     let mut copied = Vec::new();
     dec.copy_to(&mut copied).expect("copy_to");
     assert_eq!(copied, rest);
+    let mut from_buffer = Vec::new();
+    Decryptor::builder()
+        .associated_data(b"ad")
+        .batch_size(batch)
+        .read_header(&file[..])
+        .and_then(|l| l.unlock_with_key(&key))
+        .expect("header")
+        .copy_buffered_to(&mut from_buffer)
+        .expect("copy_buffered_to");
+    assert_eq!(from_buffer, rest);
+    // Reads into one large buffer (opened straight into it, item by item on the pool).
+    let mut big = vec![0u8; rest.len() + 64];
+    let mut big_dec = Decryptor::builder()
+        .associated_data(b"ad")
+        .batch_size(batch)
+        .read_header(&file[..])
+        .and_then(|l| l.unlock_with_key(&key))
+        .expect("header");
+    let mut got = 0;
+    loop {
+        match big_dec.read(&mut big[got..]).expect("large read") {
+            0 => break,
+            n => got += n,
+        }
+    }
+    assert_eq!(&big[..got], rest);
     let pos = rest.first().map_or(0, |&b| u64::from(b) * 5) % (rest.len() as u64 + 1);
     dec.seek(SeekFrom::Start(pos)).expect("seek");
     let mut tail = Vec::new();

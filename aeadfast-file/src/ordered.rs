@@ -13,8 +13,9 @@
 //! thread that finds nothing to do spins briefly, then sleeps until the state changes. At
 //! most `slots.len()` items are in flight.
 //!
-//! Without the `parallel` feature (or on a one-thread pool) the calling thread does every
-//! job in turn.
+//! The helpers are scoped threads, one fewer than rayon's current pool has (so a pool built
+//! with a thread count sets the parallelism). Without the `parallel` feature (or on a
+//! one-thread pool) the calling thread does every job in turn.
 
 use std::collections::VecDeque;
 #[cfg(feature = "parallel")]
@@ -46,7 +47,7 @@ pub enum Produce<'a, 'f, S, E> {
 /// after it is consumed. Every slot is back in `slots` on return.
 ///
 /// # Panics
-/// If `slots` is empty; a panic of `work` on another thread is re-raised here.
+/// If `slots` is empty; a panic of `produce` or `work` on a helper thread is re-raised here.
 pub fn run<S: Send, E: Send>(
     slots: &mut Vec<S>,
     produce: Produce<'_, '_, S, E>,
@@ -99,9 +100,13 @@ pub fn run<S: Send, E: Send>(
                 }
                 Produce::Here(_) => None,
             };
-            rayon::in_place_scope(|s| {
+            // Helpers are threads of their own, not jobs of rayon's pool: a helper may wait
+            // (for a free slot or for work), and a rayon job that waits can end up running
+            // nested inside another job of the same thread — say inside the reader's own use
+            // of the pool during a `produce` — blocking the very thread it waits for.
+            std::thread::scope(|s| {
                 for _ in 0..helpers {
-                    s.spawn(|_| helper(&shared, on_helpers, work));
+                    s.spawn(|| helper(&shared, on_helpers, work));
                 }
                 let result = calling_thread(&shared, produce, work, consume);
                 // Helpers finish the job in hand and leave.

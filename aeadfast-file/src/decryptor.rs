@@ -27,8 +27,8 @@ impl DecryptorBuilder {
     /// Plaintext bytes opened per batch when reading in order with small `read` calls
     /// (rounded down to whole chunks, at least one). The default is one chunk per thread, at
     /// least 2 MiB and at most 16 MiB; memory use is about three batches. Large reads and
-    /// the copies go through a ring of 8 buffers per thread of 256 KiB each, or of one batch
-    /// if that is smaller.
+    /// the copies go through a ring of 8 buffers per thread (32 MiB at most) of 256 KiB
+    /// each, or of one chunk if that is larger, or of one batch if that is smaller.
     pub fn batch_size(mut self, bytes: usize) -> Self {
         self.batch_bytes = Some(bytes);
         self
@@ -178,10 +178,10 @@ pub(crate) type Raw = (Batch, Option<Error>);
 ///
 /// Chunks are opened on every core (feature `parallel`): [`copy_to`](Self::copy_to),
 /// [`copy_buffered_to`](Self::copy_buffered_to) and reads into a buffer of 512 KiB or more
-/// pass items of 256 KiB through a ring of 8 buffers per thread, read, opened and written by
-/// whichever thread is free; smaller reads are served from batches of 2–16 MiB opened while
-/// the next one is read ([`crate::pipeline`]). Memory stays at a few MiB whatever the file
-/// size.
+/// pass items of 256 KiB through a ring of 8 buffers per thread (32 MiB at most), read,
+/// opened and written by whichever thread is free; smaller reads are served from batches of
+/// 2–16 MiB opened while the next one is read ([`crate::pipeline`]). Memory stays bounded
+/// whatever the file size.
 ///
 /// ```
 /// use std::io::{Read, Write};
@@ -780,7 +780,7 @@ impl<R: Read> Decryptor<R> {
         self.ready_len = 0;
         let stride = self.sealer.stride();
         let group = pipeline::ring_item_chunks(log2, self.n);
-        let slots = pipeline::ring_slots();
+        let slots = pipeline::ring_slots(group * stride);
         if self.ring.len() != slots || self.ring[0].batch.buf.len() != group * stride {
             self.ring = (0..slots)
                 .map(|_| Item {

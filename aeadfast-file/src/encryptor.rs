@@ -31,8 +31,9 @@ impl EncryptorBuilder {
     /// Plaintext bytes sealed per batch when small `write` calls are gathered (rounded down
     /// to whole chunks, at least one). The default is one chunk per thread, at least 8 MiB
     /// and at most 16 MiB; memory use is about three batches. Large writes and
-    /// [`Encryptor::copy_from`] go through a ring of 8 buffers per thread of 256 KiB each,
-    /// or of one batch if that is smaller.
+    /// [`Encryptor::copy_from`] go through a ring of 8 buffers per thread (32 MiB at most)
+    /// of 256 KiB each, or of one chunk if that is larger, or of one batch if that is
+    /// smaller.
     pub fn batch_size(mut self, bytes: usize) -> Self {
         self.batch_bytes = Some(bytes);
         self
@@ -357,7 +358,7 @@ impl<W: Write> Encryptor<W> {
     fn ring_ready(&mut self) -> usize {
         let stride = self.sealer.stride();
         let group = pipeline::ring_item_chunks(self.header.chunk_log2, self.n);
-        let slots = pipeline::ring_slots();
+        let slots = pipeline::ring_slots(group * stride);
         if self.ring.len() != slots || self.ring[0].buf.len() != group * stride {
             self.ring = (0..slots)
                 .map(|_| Slot {

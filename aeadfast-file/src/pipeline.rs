@@ -90,8 +90,8 @@ pub const RING_ITEM_BYTES: usize = 256 << 10;
 /// Items of the ring per thread: slack so that a thread rarely waits for a free buffer
 /// (measured on two threads: 16 items ran faster than 6).
 pub const RING_ITEMS_PER_THREAD: usize = 8;
-/// Most items of the ring, whatever the thread count (32 MiB of 256 KiB items).
-pub const RING_MAX_ITEMS: usize = 128;
+/// Most bytes in the ring's buffers, whatever the thread count or chunk size.
+pub const RING_MAX_BYTES: usize = 32 << 20;
 
 /// Chunks per item of the ring: [`RING_ITEM_BYTES`] of whole chunks (at least one), and no
 /// more than `batch` chunks (a smaller batch size set by the caller).
@@ -99,9 +99,12 @@ pub fn ring_item_chunks(chunk_log2: u8, batch: usize) -> usize {
     (RING_ITEM_BYTES >> chunk_log2).clamp(1, batch.max(1))
 }
 
-/// Slots of the ring.
-pub fn ring_slots() -> usize {
-    (RING_ITEMS_PER_THREAD * threads()).min(RING_MAX_ITEMS)
+/// Slots of the ring for items of `item_bytes` (buffer size): [`RING_ITEMS_PER_THREAD`] per
+/// thread, within [`RING_MAX_BYTES`], at least two.
+pub fn ring_slots(item_bytes: usize) -> usize {
+    (RING_ITEMS_PER_THREAD * threads())
+        .min(RING_MAX_BYTES / item_bytes.max(1))
+        .max(2)
 }
 
 #[cfg(test)]
@@ -117,6 +120,12 @@ mod tests {
         }
         assert!(chunks_per_batch(18, SEAL_MIN_BATCH_BYTES) << 18 >= 8 << 20);
         assert!(chunks_per_batch(18, OPEN_MIN_BATCH_BYTES) << 18 >= 2 << 20);
+        for log2 in 6..=22u8 {
+            let item = ring_item_chunks(log2, 1 << 20) << log2;
+            let slots = ring_slots(item);
+            assert!(slots >= 2);
+            assert!(slots * item <= RING_MAX_BYTES, "{log2}: {slots} × {item}");
+        }
     }
 
     #[test]

@@ -705,7 +705,7 @@ struct Progress<'a> {
 /// bytes written.
 fn open_ring<W: Write + ?Sized>(
     sealer: &Sealer,
-    progress: Progress<'_>,
+    mut progress: Progress<'_>,
     ring: &mut Vec<Item>,
     produce: Produce<'_, '_, Item, io::Error>,
     src: Option<&[u8]>,
@@ -728,27 +728,8 @@ fn open_ring<W: Write + ?Sized>(
             for (j, &len) in b.lens.iter().enumerate() {
                 out.write_all(&b.buf[j * stride..j * stride + len])?;
             }
-            let len = b.plain_len() as u64;
-            *progress.pos += len;
-            total += len;
-            if b.lens.is_empty() && item.trailing.is_none() && item.failed.is_none() {
-                // Nothing more: the stream ended at a chunk boundary without its final
-                // chunk.
-                item.trailing = Some(Error::Truncated {
-                    chunks: b.first,
-                    partial: 0,
-                });
-            }
-            if b.has_last && item.failed.is_none() {
-                *progress.plain_len = Some((b.first << log2) + len);
-            }
-            match item.failed.take().or(item.trailing.take()) {
-                Some(e) => {
-                    *progress.failed = Some(Failure::Format(e.clone()));
-                    Err(e.into())
-                }
-                None => Ok(()),
-            }
+            total += item.batch.plain_len() as u64;
+            item.settle(&mut progress, log2)
         },
     );
     r.map(|()| total)
@@ -764,6 +745,35 @@ struct Item {
     trailing: Option<Error>,
     /// The first chunk that did not open.
     failed: Option<Error>,
+}
+
+impl Item {
+    /// Accounts for the opened item in order: moves the position past its verified
+    /// plaintext and records the proven length after the final chunk; returns the error that
+    /// ends the stream there (a chunk that did not open, or a stream that ends wrongly after
+    /// it), which the decryptor keeps.
+    fn settle(&mut self, progress: &mut Progress<'_>, log2: u8) -> io::Result<()> {
+        let b = &self.batch;
+        let len = b.plain_len() as u64;
+        *progress.pos += len;
+        if b.lens.is_empty() && self.trailing.is_none() && self.failed.is_none() {
+            // Nothing more: the stream ended at a chunk boundary without its final chunk.
+            self.trailing = Some(Error::Truncated {
+                chunks: b.first,
+                partial: 0,
+            });
+        }
+        if b.has_last && self.failed.is_none() {
+            *progress.plain_len = Some((b.first << log2) + len);
+        }
+        match self.failed.take().or(self.trailing.take()) {
+            Some(e) => {
+                *progress.failed = Some(Failure::Format(e.clone()));
+                Err(e.into())
+            }
+            None => Ok(()),
+        }
+    }
 }
 
 impl<R: Read> Decryptor<R> {
@@ -833,7 +843,11 @@ impl<R: Read> Decryptor<R> {
         });
         let mut slots: Vec<DstSlot<'_>> = self.ring.drain(..).map(|item| (item, None)).collect();
         let sealer = &self.sealer;
-        let (pos, plain_len, failed) = (&mut self.pos, &mut self.plain_len, &mut self.failed);
+        let mut progress = Progress {
+            pos: &mut self.pos,
+            plain_len: &mut self.plain_len,
+            failed: &mut self.failed,
+        };
         let mut total = 0usize;
         let r = ordered::run(
             &mut slots,
@@ -843,26 +857,8 @@ impl<R: Read> Decryptor<R> {
                 Ok(())
             },
             &mut |_, (item, _): &mut DstSlot<'_>| {
-                let b = &item.batch;
-                let len = b.plain_len();
-                *pos += len as u64;
-                total += len;
-                if b.lens.is_empty() && item.trailing.is_none() && item.failed.is_none() {
-                    item.trailing = Some(Error::Truncated {
-                        chunks: b.first,
-                        partial: 0,
-                    });
-                }
-                if b.has_last && item.failed.is_none() {
-                    *plain_len = Some((b.first << log2) + len as u64);
-                }
-                match item.failed.take().or(item.trailing.take()) {
-                    Some(e) => {
-                        *failed = Some(Failure::Format(e.clone()));
-                        Err(e.into())
-                    }
-                    None => Ok(()),
-                }
+                total += item.batch.plain_len();
+                item.settle(&mut progress, log2)
             },
         );
         self.ring = slots.into_iter().map(|(item, _)| item).collect();

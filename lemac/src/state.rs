@@ -177,20 +177,38 @@ impl<L: Lanes> Regs<L> {
     }
 
     /// One LeMac round (all right-hand sides read the old values).
+    ///
+    /// Two orders of the same operations, for LLVM's register allocation of the unrolled
+    /// loops: with one register per word the `R` registers move first, so `RR` and `R2` die
+    /// before the nine AES rounds (LeMacX2 on VAES-AVX2: no spill in the loop instead of three
+    /// per four rounds); a word of several registers (`Wide`, LeMacX2 on AES-NI) spills less
+    /// with the `R` moves last (PERFORMANCE.md).
     #[inline(always)]
     fn round(&mut self, m0: L, m1: L, m2: L, m3: L) {
         let s = self.s;
+        let r12 = self.r1.xor(self.r2);
+        if L::PARTS == 1 {
+            self.shift_r(m1, m2);
+        }
         self.s = [
             s[0].xor3(s[8], m2),
             s[0].aes_round(m3),
             s[1].aes_round(m3),
-            s[2].aes_round(self.r1.xor(self.r2)),
+            s[2].aes_round(r12),
             s[3].aes_round(m0),
             s[4].aes_round(m0),
             s[5].aes_round(m1),
             s[6].aes_round(m1),
             s[7].aes_round(m3),
         ];
+        if L::PARTS > 1 {
+            self.shift_r(m1, m2);
+        }
+    }
+
+    /// The `R` registers' part of a round: `R2 = R1`, `R1 = R0`, `R0 = RR ^ m1`, `RR = m2`.
+    #[inline(always)]
+    fn shift_r(&mut self, m1: L, m2: L) {
         self.r2 = self.r1;
         self.r1 = self.r0;
         self.r0 = self.rr.xor(m1);

@@ -82,6 +82,21 @@ impl<const VL: bool> Lanes for Ymm<VL> {
     }
 
     #[inline(always)]
+    fn fold_xor(self) -> [u8; 16] {
+        // Written out, as for `Zmm`: one extract and one XOR, whatever LLVM makes of a byte loop.
+        let mut out = [0u8; 16];
+        // SAFETY: AVX2 checked by the entry point; 16 writable bytes, no alignment needed.
+        unsafe {
+            let x = _mm_xor_si128(
+                _mm256_castsi256_si128(self.0),
+                _mm256_extracti128_si256::<1>(self.0),
+            );
+            _mm_storeu_si128(out.as_mut_ptr().cast(), x);
+        }
+        out
+    }
+
+    #[inline(always)]
     fn aes128_key_step(self, rcon: u8) -> Self {
         // SAFETY: VAES and AVX2 checked by the entry point.
         unsafe {

@@ -73,6 +73,23 @@ impl Lanes for Zmm {
     }
 
     #[inline(always)]
+    fn fold_xor(self) -> [u8; 16] {
+        // Written out: the generic byte loop was at times vectorized into dozens of byte
+        // shuffles instead of three lane extracts and XORs.
+        let mut out = [0u8; 16];
+        // SAFETY: AVX-512F checked by the entry point; 16 writable bytes, no alignment needed.
+        unsafe {
+            let a = _mm512_castsi512_si128(self.0);
+            let b = _mm512_extracti32x4_epi32::<1>(self.0);
+            let c = _mm512_extracti32x4_epi32::<2>(self.0);
+            let d = _mm512_extracti32x4_epi32::<3>(self.0);
+            let x = _mm_xor_si128(_mm_xor_si128(a, b), _mm_xor_si128(c, d));
+            _mm_storeu_si128(out.as_mut_ptr().cast(), x);
+        }
+        out
+    }
+
+    #[inline(always)]
     fn aes128_key_step(self, rcon: u8) -> Self {
         // SAFETY: VAES, AVX-512F and AVX-512BW checked by the entry point.
         unsafe {

@@ -76,32 +76,33 @@ fn readers_and_writers_that_use_the_pool_inside_a_large_pool() {
         pool.install(|| {
             let alg = Algorithm::Hiae;
             let msg = pattern((1 << 20) * 24 + 123, 9);
-            for batch in [1usize << 20, 3 << 20, 8 << 20] {
-                let mut enc = Encryptor::builder(alg)
+            let encryptor = |batch| {
+                Encryptor::builder(alg)
                     .chunk_log2(20)
                     .batch_size(batch)
                     .insecure_nonce_prefix([3; 11])
                     .build(JoinWriter(Vec::new()), &key(alg))
-                    .unwrap();
+                    .unwrap()
+            };
+            for batch in [1usize << 20, 3 << 20, 8 << 20] {
+                let mut enc = encryptor(batch);
                 enc.copy_from(JoinReader(&msg)).unwrap();
                 let file = enc.finish().unwrap().0;
+                let decryptor = || {
+                    Decryptor::builder()
+                        .batch_size(batch)
+                        .read_header(JoinReader(&file))
+                        .unwrap()
+                        .unlock_with_key(&key(alg))
+                        .unwrap()
+                };
 
-                let mut dec = Decryptor::builder()
-                    .batch_size(batch)
-                    .read_header(JoinReader(&file))
-                    .unwrap()
-                    .unlock_with_key(&key(alg))
-                    .unwrap();
+                let mut dec = decryptor();
                 let mut out = JoinWriter(Vec::new());
                 assert_eq!(dec.copy_to(&mut out).unwrap(), msg.len() as u64);
                 assert!(out.0 == msg, "copy_to, batch {batch}");
 
-                let mut dec = Decryptor::builder()
-                    .batch_size(batch)
-                    .read_header(JoinReader(&file))
-                    .unwrap()
-                    .unlock_with_key(&key(alg))
-                    .unwrap();
+                let mut dec = decryptor();
                 let mut big = vec![0u8; msg.len() + 10];
                 let mut at = 0;
                 while let n @ 1.. = dec.read(&mut big[at..]).unwrap() {
@@ -109,12 +110,7 @@ fn readers_and_writers_that_use_the_pool_inside_a_large_pool() {
                 }
                 assert!(big[..at] == msg[..], "large reads, batch {batch}");
 
-                let mut enc = Encryptor::builder(alg)
-                    .chunk_log2(20)
-                    .batch_size(batch)
-                    .insecure_nonce_prefix([3; 11])
-                    .build(JoinWriter(Vec::new()), &key(alg))
-                    .unwrap();
+                let mut enc = encryptor(batch);
                 enc.write_all(&msg).unwrap();
                 assert!(enc.finish().unwrap().0 == file, "write_all, batch {batch}");
             }

@@ -48,21 +48,19 @@ fuzz_target!(|data: &[u8]| {
     }
 
     // 2. Arbitrary bytes as a file: rejected, releasing only whole chunks.
-    if let Ok(mut dec) = Decryptor::builder()
-        .batch_size(batch)
-        .read_header(rest)
-        .and_then(|l| l.unlock_with_key(&key))
-    {
+    let open = || {
+        Decryptor::builder()
+            .batch_size(batch)
+            .read_header(rest)
+            .and_then(|l| l.unlock_with_key(&key))
+    };
+    if let Ok(mut dec) = open() {
         let chunk = dec.header().chunk_size();
         let mut out = Vec::new();
         assert!(dec.read_to_end(&mut out).is_err(), "a forgery was accepted");
         assert_eq!(out.len() % chunk, 0);
     }
-    if let Ok(mut dec) = Decryptor::builder()
-        .batch_size(batch)
-        .read_header(rest)
-        .and_then(|l| l.unlock_with_key(&key))
-    {
+    if let Ok(mut dec) = open() {
         let chunk = dec.header().chunk_size();
         let mut out = Vec::new();
         assert!(

@@ -4,12 +4,13 @@
 //!   `io::sink` and to a `Vec`) and `Decryptor` (`read` into a `Vec`, `copy_to` and
 //!   `copy_buffered_to` a sink), with
 //!   the `parallel` feature on every core, against the single-thread one-shot HiAE
-//!   encryption / decryption of the whole buffer in place.
+//!   encryption / decryption of the whole buffer in place, and against the bound of any
+//!   pipeline: every thread sealing (opening) its share of the chunks with nothing else to do.
 //! * `random_4KiB/*`: a random 4 KiB read at a random offset of a 1 GiB encrypted file in
 //!   the page cache (seek + read through `Decryptor<File>`) against decrypting one 256 KiB
 //!   chunk held in memory: the same chunk every time (in the cache), and a chunk at a random
 //!   place of the file read into memory (fetched from memory, as the read fetches it from
-//!   the page cache).
+//!   the page cache); and the read of one stored chunk from the page cache alone.
 //!
 //! `AEADFAST_BENCH_MIB` changes the size of the large input (default 1024).
 
@@ -90,6 +91,38 @@ fn large(c: &mut Criterion) {
         )
     });
     drop(ct);
+    // The bound of any pipeline on this machine: every thread seals its own share of the
+    // chunks (alternate ones) into a buffer of its own, with no ordering, hand-over or output.
+    let threads = rayon::current_num_threads().max(1);
+    let header = Header {
+        algorithm: Algorithm::Hiae,
+        chunk_log2: 18,
+        key_source: aeadfast_file::KeySource::RawKey,
+        nonce_prefix: [3; 11],
+    };
+    let hb = header.to_bytes();
+    let sealer = Sealer::new(&header, &hb, b"", &KEY).unwrap();
+    g.bench_function(
+        format!("{threads}_threads_sealing_alternate_chunks_no_pipeline"),
+        |b| {
+            b.iter(|| {
+                std::thread::scope(|s| {
+                    for t in 0..threads {
+                        let (sealer, plain) = (&sealer, &plain);
+                        s.spawn(move || {
+                            let mut out = vec![0u8; 1 << 18];
+                            for (i, c) in plain.chunks(1 << 18).enumerate().skip(t).step_by(threads)
+                            {
+                                let io =
+                                    aead::inout::InOutBuf::new(c, &mut out[..c.len()]).unwrap();
+                                black_box(sealer.seal(i as u64, false, io).unwrap());
+                            }
+                        });
+                    }
+                })
+            })
+        },
+    );
     g.bench_function("encryptor_to_sink", |b| {
         b.iter(|| {
             let mut enc = Encryptor::new(io::sink(), Algorithm::Hiae, &KEY).unwrap();
@@ -120,6 +153,34 @@ fn large(c: &mut Criterion) {
             assert_eq!(dec.read(&mut [0u8; 1]).unwrap(), 0);
         })
     });
+    // The bound for decryption, as above: every thread opens its share of the file's chunks
+    // into a buffer of its own.
+    let (fh, fh_len) = Header::parse(&file).unwrap();
+    let file_sealer = Sealer::new(&fh, &file[..fh_len], b"", &KEY).unwrap();
+    let stride = file_sealer.stride();
+    let stored = &file[fh_len..];
+    let full_chunks = len / (1 << 18);
+    g.bench_function(
+        format!("{threads}_threads_opening_alternate_chunks_no_pipeline"),
+        |b| {
+            b.iter(|| {
+                std::thread::scope(|s| {
+                    for t in 0..threads {
+                        let sealer = &file_sealer;
+                        s.spawn(move || {
+                            let mut out = vec![0u8; 1 << 18];
+                            for i in (t..full_chunks).step_by(threads) {
+                                let c = &stored[i * stride..(i + 1) * stride];
+                                let (ct, tag) = c.split_at(stride - 16);
+                                let io = aead::inout::InOutBuf::new(ct, &mut out).unwrap();
+                                sealer.open(i as u64, false, io, tag).unwrap();
+                            }
+                        });
+                    }
+                })
+            })
+        },
+    );
     g.bench_function("decryptor_copy_to_sink", |b| {
         b.iter(|| {
             let mut dec = Decryptor::new(&file[..], &KEY).unwrap();
@@ -186,6 +247,23 @@ fn random_read(c: &mut Criterion) {
         })
     });
     drop(file);
+
+    // The read alone: one stored chunk at a random place of the file, from the page cache
+    // into a buffer (what a seek and read must do before it can decrypt anything).
+    let mut raw = std::fs::File::open(&path).unwrap();
+    let mut stored = vec![0u8; stride];
+    g.bench_function("read_one_stored_256KiB_chunk_from_page_cache", |b| {
+        b.iter(|| {
+            pick ^= pick << 13;
+            pick ^= pick >> 7;
+            pick ^= pick << 17;
+            let i = pick % full_chunks as u64;
+            raw.seek(SeekFrom::Start(fh_len as u64 + i * stride as u64))
+                .unwrap();
+            raw.read_exact(&mut stored).unwrap();
+            black_box(&stored);
+        })
+    });
 
     let mut dec = Decryptor::new(std::fs::File::open(&path).unwrap(), &KEY).unwrap();
     let mut rng = 0x2545f4914f6cdd1du64;

@@ -223,7 +223,13 @@ impl<const LANES: usize> LaneOp for Run<'_, '_, '_, '_, '_, '_, LANES> {
             End::Tag => {
                 p.start_msg(&mut st);
                 p.flush(&mut st);
-                st.finalize(false, p.ad_len, p.msg_len)
+                // The two lengths are read as two 8-byte loads (`black_box` keeps LLVM from
+                // merging them into one 16-byte load): a one-shot call writes them with
+                // separate stores just before, and a load that spans several pending stores
+                // cannot take its data from the store buffer: it waits until they retire,
+                // behind the previous call's finalization, which held back back-to-back
+                // short calls (PERFORMANCE.md).
+                st.finalize(false, p.ad_len, core::hint::black_box(p.msg_len))
             }
             End::MacTag => {
                 p.flush(&mut st);

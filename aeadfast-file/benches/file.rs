@@ -33,16 +33,31 @@ fn size() -> usize {
         << 20
 }
 
+/// The next value of a xorshift64 generator (bench data and random offsets).
+fn xorshift(x: &mut u64) -> u64 {
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    *x
+}
+
 fn data(len: usize) -> Vec<u8> {
     let mut x = 0x9e3779b97f4a7c15u64;
     let mut v = vec![0u8; len];
     for c in v.chunks_mut(8) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        c.copy_from_slice(&x.to_le_bytes()[..c.len()]);
+        c.copy_from_slice(&xorshift(&mut x).to_le_bytes()[..c.len()]);
     }
     v
+}
+
+/// Runs `f(t)` on `threads` scoped threads, `t = 0..threads`, and waits for all of them.
+fn on_each_thread(threads: usize, f: impl Fn(usize) + Sync) {
+    std::thread::scope(|s| {
+        for t in 0..threads {
+            let f = &f;
+            s.spawn(move || f(t));
+        }
+    })
 }
 
 fn encrypt_file(plain: &[u8]) -> Vec<u8> {
@@ -94,30 +109,18 @@ fn large(c: &mut Criterion) {
     // The bound of any pipeline on this machine: every thread seals its own share of the
     // chunks (alternate ones) into a buffer of its own, with no ordering, hand-over or output.
     let threads = rayon::current_num_threads().max(1);
-    let header = Header {
-        algorithm: Algorithm::Hiae,
-        chunk_log2: 18,
-        key_source: aeadfast_file::KeySource::RawKey,
-        nonce_prefix: [3; 11],
-    };
-    let hb = header.to_bytes();
-    let sealer = Sealer::new(&header, &hb, b"", &KEY).unwrap();
+    let (fh, fh_len) = Header::parse(&file).unwrap();
+    let file_sealer = Sealer::new(&fh, &file[..fh_len], b"", &KEY).unwrap();
+    let (chunk, stride) = (file_sealer.chunk_size(), file_sealer.stride());
     g.bench_function(
         format!("{threads}_threads_sealing_alternate_chunks_no_pipeline"),
         |b| {
             b.iter(|| {
-                std::thread::scope(|s| {
-                    for t in 0..threads {
-                        let (sealer, plain) = (&sealer, &plain);
-                        s.spawn(move || {
-                            let mut out = vec![0u8; 1 << 18];
-                            for (i, c) in plain.chunks(1 << 18).enumerate().skip(t).step_by(threads)
-                            {
-                                let io =
-                                    aead::inout::InOutBuf::new(c, &mut out[..c.len()]).unwrap();
-                                black_box(sealer.seal(i as u64, false, io).unwrap());
-                            }
-                        });
+                on_each_thread(threads, |t| {
+                    let mut out = vec![0u8; chunk];
+                    for (i, c) in plain.chunks(chunk).enumerate().skip(t).step_by(threads) {
+                        let io = aead::inout::InOutBuf::new(c, &mut out[..c.len()]).unwrap();
+                        black_box(file_sealer.seal(i as u64, false, io).unwrap());
                     }
                 })
             })
@@ -155,27 +158,19 @@ fn large(c: &mut Criterion) {
     });
     // The bound for decryption, as above: every thread opens its share of the file's chunks
     // into a buffer of its own.
-    let (fh, fh_len) = Header::parse(&file).unwrap();
-    let file_sealer = Sealer::new(&fh, &file[..fh_len], b"", &KEY).unwrap();
-    let stride = file_sealer.stride();
     let stored = &file[fh_len..];
-    let full_chunks = len / (1 << 18);
+    let full_chunks = len / chunk;
     g.bench_function(
         format!("{threads}_threads_opening_alternate_chunks_no_pipeline"),
         |b| {
             b.iter(|| {
-                std::thread::scope(|s| {
-                    for t in 0..threads {
-                        let sealer = &file_sealer;
-                        s.spawn(move || {
-                            let mut out = vec![0u8; 1 << 18];
-                            for i in (t..full_chunks).step_by(threads) {
-                                let c = &stored[i * stride..(i + 1) * stride];
-                                let (ct, tag) = c.split_at(stride - 16);
-                                let io = aead::inout::InOutBuf::new(ct, &mut out).unwrap();
-                                sealer.open(i as u64, false, io, tag).unwrap();
-                            }
-                        });
+                on_each_thread(threads, |t| {
+                    let mut out = vec![0u8; chunk];
+                    for i in (t..full_chunks).step_by(threads) {
+                        let c = &stored[i * stride..(i + 1) * stride];
+                        let (ct, tag) = c.split_at(chunk);
+                        let io = aead::inout::InOutBuf::new(ct, &mut out).unwrap();
+                        file_sealer.open(i as u64, false, io, tag).unwrap();
                     }
                 })
             })
@@ -236,10 +231,7 @@ fn random_read(c: &mut Criterion) {
     let mut pick = 0x9e3779b97f4a7c15u64;
     g.bench_function("decrypt_random_256KiB_chunk_of_1GiB_in_memory", |b| {
         b.iter(|| {
-            pick ^= pick << 13;
-            pick ^= pick >> 7;
-            pick ^= pick << 17;
-            let i = pick % full_chunks as u64;
+            let i = xorshift(&mut pick) % full_chunks as u64;
             let at = fh_len + i as usize * stride;
             let (ct, tag) = file[at..at + stride].split_at(stride - 16);
             let io = aead::inout::InOutBuf::new(ct, &mut work).unwrap();
@@ -254,10 +246,7 @@ fn random_read(c: &mut Criterion) {
     let mut stored = vec![0u8; stride];
     g.bench_function("read_one_stored_256KiB_chunk_from_page_cache", |b| {
         b.iter(|| {
-            pick ^= pick << 13;
-            pick ^= pick >> 7;
-            pick ^= pick << 17;
-            let i = pick % full_chunks as u64;
+            let i = xorshift(&mut pick) % full_chunks as u64;
             raw.seek(SeekFrom::Start(fh_len as u64 + i * stride as u64))
                 .unwrap();
             raw.read_exact(&mut stored).unwrap();
@@ -271,10 +260,7 @@ fn random_read(c: &mut Criterion) {
     dec.seek(SeekFrom::Start(0)).unwrap();
     g.bench_function("seek_and_read_4KiB_from_1GiB_file", |b| {
         b.iter(|| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let at = rng % (len as u64 - 4096);
+            let at = xorshift(&mut rng) % (len as u64 - 4096);
             dec.seek(SeekFrom::Start(at)).unwrap();
             dec.read_exact(&mut buf).unwrap();
             black_box(&buf);

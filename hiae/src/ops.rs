@@ -5,7 +5,9 @@
 //!
 //! One `LaneOp` for everything means one compiled copy of each loop per variant and backend:
 //! the phases a job does not use are skipped at run time (a few predictable branches per call).
-//! The one exception is the one-shot MAC ([`MacOneShot`]), whose loop is the small absorb loop.
+//! The two exceptions are small kernels without the chunk loops: the one-shot MAC
+//! ([`MacOneShot`]) and the one-shot encryption and decryption of short messages
+//! ([`ShortOneShot`]).
 
 use aead::inout::InOutBuf;
 use aes_lanes::{LaneOp, Lanes, MAX_LANES, Token};
@@ -243,6 +245,79 @@ impl<const LANES: usize> LaneOp for Run<'_, '_, '_, '_, '_, '_, LANES> {
                 [0; 16]
             }
         }
+    }
+}
+
+/// Whole blocks of associated data, and of message, that [`ShortOneShot`] takes, in bytes
+/// (each may have a partial block more): four blocks of HiAE, two of HiAEx2, one of HiAEx4.
+/// Its loops are unrolled that far: the few updates of a short message, where the general
+/// kernel's bookkeeping costs the most; a longer limit would mostly add compile time.
+pub(crate) const SHORT_BYTES: usize = 64;
+
+/// A one-shot encryption or decryption of at most [`SHORT_BYTES`] of whole blocks of
+/// associated data and as many of message, each with a partial block more, with `LANES` lanes.
+///
+/// Its own kernel for the same reason as [`MacOneShot`]: without the chunk loops, the
+/// [`Pending`] bookkeeping and the phases other jobs need, the state stays in one register
+/// layout from `Init` to the tag, and back-to-back short calls overlap more.
+///
+/// `buf` is a reference (see `one_shot` in the crate root).
+pub(crate) struct ShortOneShot<'k, 'a, 'b, 'i, 'o, const LANES: usize> {
+    pub key: &'k [u8; 32],
+    pub nonce: &'k [u8; 16],
+    pub ad: &'a [u8],
+    pub buf: &'b mut InOutBuf<'i, 'o, u8>,
+    pub decrypt: bool,
+}
+
+impl<const LANES: usize> LaneOp for ShortOneShot<'_, '_, '_, '_, '_, LANES> {
+    const LANES: usize = LANES;
+    type Output = [u8; 16];
+
+    #[inline(always)]
+    fn run<L: Lanes>(self) -> [u8; 16] {
+        let ShortOneShot {
+            key,
+            nonce,
+            ad,
+            buf,
+            decrypt,
+        } = self;
+        let block = State::<L>::BLOCK;
+        let (ad_len, msg_len) = (ad.len() as u64, buf.len() as u64);
+        let mut st = State::<L>::new(key, nonce);
+        let full = ad.len() - ad.len() % block;
+        let max = SHORT_BYTES / block;
+        st.absorb_short(&ad[..full], max);
+        let rest = &ad[full..];
+        if !rest.is_empty() {
+            let mut pad = [0u8; 16 * MAX_LANES];
+            pad[..rest.len()].copy_from_slice(rest);
+            st.update(L::load(&pad));
+        }
+        let full = buf.len() - buf.len() % block;
+        let (blocks, mut tail) = buf.reborrow().split_at(full);
+        if decrypt {
+            st.crypt_short::<true>(blocks, max);
+        } else {
+            st.crypt_short::<false>(blocks, max);
+        }
+        if !tail.is_empty() {
+            // The final partial block: keystream XOR, then `Update` of the zero-padded
+            // plaintext.
+            let mut ks = [0u8; 16 * MAX_LANES];
+            st.keystream().store(&mut ks);
+            let mut pad = [0u8; 16 * MAX_LANES];
+            for i in 0..tail.len() {
+                let x = tail.get_in()[i];
+                let y = x ^ ks[i];
+                tail.get_out()[i] = y;
+                pad[i] = if decrypt { y } else { x };
+            }
+            st.update(L::load(&pad));
+        }
+        // Two 8-byte loads for the lengths block, as in `Run`'s `End::Tag`.
+        st.finalize(false, ad_len, core::hint::black_box(msg_len))
     }
 }
 

@@ -412,19 +412,7 @@ impl<L: Lanes> State<L> {
     pub(crate) fn absorb_blocks(&mut self, data: &[u8]) {
         debug_assert_eq!(data.len() % Self::BLOCK, 0);
         if !Self::UNROLL {
-            let mut o = 0;
-            let pairs = data.chunks_exact(2 * Self::BLOCK);
-            let last = pairs.remainder();
-            for pair in pairs {
-                let x = [L::load(pair), L::load(&pair[Self::BLOCK..])];
-                self.steps::<2, 4>(o, Step::Absorb, x);
-                o = (o + 2) % 16;
-            }
-            if !last.is_empty() {
-                self.steps::<1, 2>(o, Step::Absorb, [L::load(last)]);
-                o = (o + 1) % 16;
-            }
-            self.rotate(o);
+            self.absorb_rolled(data);
             return;
         }
         let (bulk, rest) = data.split_at(data.len() - data.len() % Self::CHUNK);
@@ -434,13 +422,44 @@ impl<L: Lanes> State<L> {
                     p.absorb_chunks(piece, I, L::PARTS);
                 });
             }
-            by_parts!(self, |p, I| {
-                p.absorb_tail(rest, I, L::PARTS);
-            });
         } else {
             self.absorb_chunks(bulk, 0, 1);
-            self.absorb_tail(rest, 0, 1);
         }
+        self.absorb_short(rest, 15);
+    }
+
+    /// [`absorb_blocks`](Self::absorb_blocks) for at most `max < 16` blocks: no chunk loop,
+    /// `max` updates unrolled (`max` is a constant after inlining).
+    #[inline(always)]
+    pub(crate) fn absorb_short(&mut self, data: &[u8], max: usize) {
+        debug_assert!(data.len().is_multiple_of(Self::BLOCK) && data.len() <= max * Self::BLOCK);
+        if !Self::UNROLL {
+            self.absorb_rolled(data);
+        } else if Self::SPLIT {
+            by_parts!(self, |p, I| {
+                p.absorb_tail(data, I, L::PARTS, max);
+            });
+        } else {
+            self.absorb_tail(data, 0, 1, max);
+        }
+    }
+
+    /// The rolled absorb loop ([`Self::UNROLL`] false).
+    #[inline(always)]
+    fn absorb_rolled(&mut self, data: &[u8]) {
+        let mut o = 0;
+        let pairs = data.chunks_exact(2 * Self::BLOCK);
+        let last = pairs.remainder();
+        for pair in pairs {
+            let x = [L::load(pair), L::load(&pair[Self::BLOCK..])];
+            self.steps::<2, 4>(o, Step::Absorb, x);
+            o = (o + 2) % 16;
+        }
+        if !last.is_empty() {
+            self.steps::<1, 2>(o, Step::Absorb, [L::load(last)]);
+            o = (o + 1) % 16;
+        }
+        self.rotate(o);
     }
 
     /// Byte offset of block `i` of part `h` in data made of `parts`-register blocks (block `i`
@@ -450,17 +469,24 @@ impl<L: Lanes> State<L> {
         (i * parts + h) * Self::BLOCK
     }
 
-    /// Absorbs the blocks after the last whole chunk (fewer than sixteen), part `h` of
-    /// `parts`, then one rotation.
+    /// Absorbs the blocks after the last whole chunk (at most `max < 16`), part `h` of
+    /// `parts`, then one rotation (as in [`crypt_tail`](Self::crypt_tail)).
     #[inline(always)]
-    fn absorb_tail(&mut self, rest: &[u8], h: usize, parts: usize) {
+    #[allow(clippy::needless_return)] // needed in every copy of the block but the last
+    fn absorb_tail(&mut self, rest: &[u8], h: usize, parts: usize, max: usize) {
         let n = rest.len() / (parts * Self::BLOCK);
+        if n == 0 {
+            return;
+        }
         unroll16!(I => {
-            if I < n {
+            if I < max {
                 self.update_at::<I>(L::load(&rest[Self::at(I, h, parts)..]));
+                if n == I + 1 {
+                    self.rotate_by::<{ I + 1 }>();
+                    return;
+                }
             }
         });
-        self.rotate(n);
     }
 
     /// Absorbs whole chunks of `data` (a multiple of `parts ×` [`Self::CHUNK`] bytes) in which
@@ -510,30 +536,14 @@ impl<L: Lanes> State<L> {
     /// [`enc_blocks`](Self::enc_blocks) (`DEC = false`) or [`dec_blocks`](Self::dec_blocks):
     /// whole chunks (part by part where [`Self::SPLIT`]), then the remaining blocks.
     #[inline(always)]
-    fn crypt_blocks<const DEC: bool>(&mut self, mut buf: InOutBuf<'_, '_, u8>) {
+    fn crypt_blocks<const DEC: bool>(&mut self, buf: InOutBuf<'_, '_, u8>) {
         debug_assert_eq!(buf.len() % Self::BLOCK, 0);
         if !Self::UNROLL {
-            let step = if DEC { Step::Dec } else { Step::Enc };
-            let (b, mut o) = (Self::BLOCK, 0);
-            let mut i = 0;
-            while i + 2 * b <= buf.len() {
-                let x = [L::load(&buf.get_in()[i..]), L::load(&buf.get_in()[i + b..])];
-                let y = self.steps::<2, 4>(o, step, x);
-                y[0].store(&mut buf.get_out()[i..]);
-                y[1].store(&mut buf.get_out()[i + b..]);
-                o = (o + 2) % 16;
-                i += 2 * b;
-            }
-            if i < buf.len() {
-                let y = self.steps::<1, 2>(o, step, [L::load(&buf.get_in()[i..])]);
-                y[0].store(&mut buf.get_out()[i..]);
-                o = (o + 1) % 16;
-            }
-            self.rotate(o);
+            self.crypt_rolled::<DEC>(buf);
             return;
         }
         let bulk_len = buf.len() - buf.len() % Self::CHUNK;
-        let (mut bulk, mut tail) = buf.split_at(bulk_len);
+        let (mut bulk, tail) = buf.split_at(bulk_len);
         if Self::SPLIT {
             while !bulk.is_empty() {
                 let n = bulk.len().min(SPLIT_PIECE * Self::CHUNK);
@@ -543,13 +553,52 @@ impl<L: Lanes> State<L> {
                     p.crypt_chunks::<DEC>(piece.reborrow(), I, L::PARTS);
                 });
             }
-            by_parts!(self, |p, I| {
-                p.crypt_tail::<DEC>(tail.reborrow(), I, L::PARTS);
-            });
         } else {
             self.crypt_chunks::<DEC>(bulk, 0, 1);
-            self.crypt_tail::<DEC>(tail, 0, 1);
         }
+        self.crypt_short::<DEC>(tail, 15);
+    }
+
+    /// [`crypt_blocks`](Self::crypt_blocks) for at most `max < 16` blocks: no chunk loop,
+    /// `max` updates unrolled (`max` is a constant after inlining).
+    #[inline(always)]
+    pub(crate) fn crypt_short<const DEC: bool>(
+        &mut self,
+        mut buf: InOutBuf<'_, '_, u8>,
+        max: usize,
+    ) {
+        debug_assert!(buf.len().is_multiple_of(Self::BLOCK) && buf.len() <= max * Self::BLOCK);
+        if !Self::UNROLL {
+            self.crypt_rolled::<DEC>(buf);
+        } else if Self::SPLIT {
+            by_parts!(self, |p, I| {
+                p.crypt_tail::<DEC>(buf.reborrow(), I, L::PARTS, max);
+            });
+        } else {
+            self.crypt_tail::<DEC>(buf, 0, 1, max);
+        }
+    }
+
+    /// The rolled encryption or decryption loop ([`Self::UNROLL`] false).
+    #[inline(always)]
+    fn crypt_rolled<const DEC: bool>(&mut self, mut buf: InOutBuf<'_, '_, u8>) {
+        let step = if DEC { Step::Dec } else { Step::Enc };
+        let (b, mut o) = (Self::BLOCK, 0);
+        let mut i = 0;
+        while i + 2 * b <= buf.len() {
+            let x = [L::load(&buf.get_in()[i..]), L::load(&buf.get_in()[i + b..])];
+            let y = self.steps::<2, 4>(o, step, x);
+            y[0].store(&mut buf.get_out()[i..]);
+            y[1].store(&mut buf.get_out()[i + b..]);
+            o = (o + 2) % 16;
+            i += 2 * b;
+        }
+        if i < buf.len() {
+            let y = self.steps::<1, 2>(o, step, [L::load(&buf.get_in()[i..])]);
+            y[0].store(&mut buf.get_out()[i..]);
+            o = (o + 1) % 16;
+        }
+        self.rotate(o);
     }
 
     /// Encrypts or decrypts whole chunks of `buf` (a multiple of `parts ×` [`Self::CHUNK`]
@@ -661,26 +710,37 @@ impl<L: Lanes> State<L> {
         }
     }
 
-    /// The blocks after the last full chunk (fewer than sixteen; part `h` of `parts`),
+    /// The blocks after the last full chunk (at most `max < 16`; part `h` of `parts`),
     /// encrypted (`DEC = false`) or decrypted at the unrolled offsets, then one rotation: a
-    /// rotation per block would move the whole state each time.
+    /// rotation per block would move the whole state each time. The rotation by the constant
+    /// `n` is made right after block `n - 1`, and the function returns there: deciding after
+    /// the sixteen guarded blocks, LLVM kept a flag per block and re-tested them all (a tenth
+    /// of HiAEx4's instructions at 64 bytes on AES-NI).
     #[inline(always)]
+    #[allow(clippy::needless_return)] // needed in every copy of the block but the last
     fn crypt_tail<const DEC: bool>(
         &mut self,
         mut buf: InOutBuf<'_, '_, u8>,
         h: usize,
         parts: usize,
+        max: usize,
     ) {
         let n = buf.len() / (parts * Self::BLOCK);
+        if n == 0 {
+            return;
+        }
         unroll16!(I => {
-            if I < n {
+            if I < max {
                 let at = Self::at(I, h, parts);
                 let x = L::load(&buf.get_in()[at..]);
                 let y = if DEC { self.dec_at::<I>(x) } else { self.enc_at::<I>(x) };
                 y.store(&mut buf.get_out()[at..]);
+                if n == I + 1 {
+                    self.rotate_by::<{ I + 1 }>();
+                    return;
+                }
             }
         });
-        self.rotate(n);
     }
 
     /// XOR of the sixteen blocks (per lane).

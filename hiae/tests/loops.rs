@@ -26,14 +26,16 @@ fn data(len: usize, seed: u8) -> Vec<u8> {
         .collect()
 }
 
-/// Lengths around the `256·d`-byte chunk: none, tails only, one chunk, two chunks (pending XORs
-/// cross a chunk boundary) plus whole and partial tail blocks.
-fn lengths<V: Variant>() -> [usize; 6] {
+/// Lengths around the `256·d`-byte chunk: none, tails only (the longest the short one-shot
+/// kernel takes, then longer), one chunk, two chunks (pending XORs cross a chunk boundary) plus
+/// whole and partial tail blocks.
+fn lengths<V: Variant>() -> [usize; 7] {
     let chunk = 256 * V::LANES;
     let block = 16 * V::LANES;
     [
         0,
         block + 3,
+        64 + block - 1,
         chunk - 1,
         chunk,
         2 * chunk + 3 * block,
@@ -65,6 +67,17 @@ fn outputs<V: Variant + NewWithBackend>(b: Backend, len: usize) -> Vec<Vec<u8>> 
     c.decrypt_inout_detached(&n, &ad, pt.as_mut_slice().into(), &tag)
         .unwrap();
     assert_eq!(pt, msg, "{b}: decryption");
+    // Associated data of 64 bytes of whole blocks and a partial one: with a message as short,
+    // the one-shot kernel for short inputs.
+    let short_ad = &ad[..69];
+    let mut short_ct = msg.clone();
+    let short_tag = c
+        .encrypt_inout_detached(&n, short_ad, short_ct.as_mut_slice().into())
+        .unwrap();
+    let mut short_pt = short_ct.clone();
+    c.decrypt_inout_detached(&n, short_ad, short_pt.as_mut_slice().into(), &short_tag)
+        .unwrap();
+    assert_eq!(short_pt, msg, "{b}: decryption with short associated data");
     let mac = hiae::mac_with_backend::<V>(b, &KEY, &NONCE, &msg).unwrap();
     let mut streamed = msg.clone();
     let mut e = Encryptor::new(&c, &n);
@@ -75,7 +88,15 @@ fn outputs<V: Variant + NewWithBackend>(b: Backend, len: usize) -> Vec<Vec<u8>> 
         e.encrypt(piece).unwrap();
     }
     let stag = e.finalize();
-    vec![ct, tag.to_vec(), mac.to_vec(), streamed, stag.to_vec()]
+    vec![
+        ct,
+        tag.to_vec(),
+        short_ct,
+        short_tag.to_vec(),
+        mac.to_vec(),
+        streamed,
+        stag.to_vec(),
+    ]
 }
 
 fn check<V: Variant + NewWithBackend>() {

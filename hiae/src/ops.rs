@@ -174,8 +174,9 @@ pub(crate) struct Job<'s, 'k, 'a, 'b, 'i, 'o> {
     pub pending: &'s mut Pending,
     /// Associated data (or MAC input) to absorb.
     pub absorb: &'a [u8],
-    /// Message bytes to encrypt or decrypt (ends the associated data).
-    pub crypt: Option<InOutBuf<'i, 'o, u8>>,
+    /// Message bytes to encrypt or decrypt (ends the associated data). A reference: the
+    /// kernel reads the buffer's fields one by one (see `one_shot` in the crate root).
+    pub crypt: Option<&'s mut InOutBuf<'i, 'o, u8>>,
     /// Whether `crypt` decrypts.
     pub decrypt: bool,
     /// What happens at the end.
@@ -210,7 +211,7 @@ impl<const LANES: usize> LaneOp for Run<'_, '_, '_, '_, '_, '_, LANES> {
         }
         if let Some(buf) = crypt {
             p.start_msg(&mut st);
-            p.crypt(&mut st, buf, decrypt);
+            p.crypt(&mut st, buf.reborrow(), decrypt);
         }
         match end {
             End::Store | End::FlushStore => {
@@ -383,7 +384,7 @@ impl StreamCore {
         token: Token,
         init: Option<(&[u8; 32], &[u8; 16])>,
         absorb: &[u8],
-        crypt: Option<InOutBuf<'_, '_, u8>>,
+        crypt: Option<&mut InOutBuf<'_, '_, u8>>,
         decrypt: bool,
         end: End<'_>,
     ) -> [u8; 16] {
@@ -414,12 +415,12 @@ impl StreamCore {
     pub(crate) fn crypt<V: Variant>(
         &mut self,
         token: Token,
-        buf: InOutBuf<'_, '_, u8>,
+        mut buf: InOutBuf<'_, '_, u8>,
         decrypt: bool,
         flush: bool,
     ) {
         let end = if flush { End::FlushStore } else { End::Store };
-        self.run::<V>(token, None, &[], Some(buf), decrypt, end);
+        self.run::<V>(token, None, &[], Some(&mut buf), decrypt, end);
     }
 
     /// AEAD (`mac = false`) or MAC finalization with the counted lengths; returns the tag.

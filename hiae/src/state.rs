@@ -433,6 +433,11 @@ impl<L: Lanes> State<L> {
     #[inline(always)]
     pub(crate) fn absorb_short(&mut self, data: &[u8], max: usize) {
         debug_assert!(data.len().is_multiple_of(Self::BLOCK) && data.len() <= max * Self::BLOCK);
+        // Nothing to do (a whole number of chunks) must not take the parts out and put them
+        // back.
+        if data.is_empty() {
+            return;
+        }
         if !Self::UNROLL {
             self.absorb_rolled(data);
         } else if Self::SPLIT {
@@ -568,6 +573,9 @@ impl<L: Lanes> State<L> {
         max: usize,
     ) {
         debug_assert!(buf.len().is_multiple_of(Self::BLOCK) && buf.len() <= max * Self::BLOCK);
+        if buf.is_empty() {
+            return;
+        }
         if !Self::UNROLL {
             self.crypt_rolled::<DEC>(buf);
         } else if Self::SPLIT {

@@ -25,6 +25,9 @@ pub(crate) const C1: [u8; 16] = [
     0x4a, 0x40, 0x93, 0x82, 0x22, 0x99, 0xf3, 0x1d, 0x00, 0x82, 0xef, 0xa9, 0x8e, 0xc4, 0xe6, 0xc8,
 ];
 
+/// Most blocks after the last whole chunk of the general loops (a chunk is sixteen).
+const TAIL_MAX: usize = 15;
+
 /// Chunks per piece when the bulk loops run part by part ([`State::SPLIT`]): each part goes
 /// over the piece in turn, so the later ones read it from L1 (16 KiB for HiAEx4).
 const SPLIT_PIECE: usize = 16;
@@ -333,25 +336,13 @@ impl<L: Lanes> State<L> {
         self.rotate_by::<1>();
     }
 
-    /// Rotates the block array left by `n < 16` after `n` updates at offsets `0..n`: one
-    /// branch and one set of moves, where a rotation after each update would move all
-    /// sixteen blocks every time (a large share of a short message's time).
+    /// Rotates the block array left by `n < 16` after the rolled loops' `n` updates at
+    /// offsets `0..n` (the unrolled tails rotate by a constant, see
+    /// [`crypt_tail`](Self::crypt_tail)).
     #[inline(always)]
     fn rotate(&mut self, n: usize) {
-        macro_rules! arms {
-            ($($r:literal)*) => {
-                match n {
-                    $($r => self.rotate_by::<$r>(),)*
-                    _ => {}
-                }
-            };
-        }
         debug_assert!(n < 16);
-        if !Self::UNROLL {
-            self.s.rotate_left(n);
-            return;
-        }
-        arms!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+        self.s.rotate_left(n);
     }
 
     /// One `Update(x)` with rotation.
@@ -425,7 +416,7 @@ impl<L: Lanes> State<L> {
         } else {
             self.absorb_chunks(bulk, 0, 1);
         }
-        self.absorb_short(rest, 15);
+        self.absorb_short(rest, TAIL_MAX);
     }
 
     /// [`absorb_blocks`](Self::absorb_blocks) for at most `max < 16` blocks: no chunk loop,
@@ -480,9 +471,7 @@ impl<L: Lanes> State<L> {
     #[allow(clippy::needless_return)] // needed in every copy of the block but the last
     fn absorb_tail(&mut self, rest: &[u8], h: usize, parts: usize, max: usize) {
         let n = rest.len() / (parts * Self::BLOCK);
-        if n == 0 {
-            return;
-        }
+        debug_assert!(n > 0, "the callers skip empty tails");
         unroll16!(I => {
             if I < max {
                 self.update_at::<I>(L::load(&rest[Self::at(I, h, parts)..]));
@@ -561,7 +550,7 @@ impl<L: Lanes> State<L> {
         } else {
             self.crypt_chunks::<DEC>(bulk, 0, 1);
         }
-        self.crypt_short::<DEC>(tail, 15);
+        self.crypt_short::<DEC>(tail, TAIL_MAX);
     }
 
     /// [`crypt_blocks`](Self::crypt_blocks) for at most `max < 16` blocks: no chunk loop,
@@ -734,9 +723,7 @@ impl<L: Lanes> State<L> {
         max: usize,
     ) {
         let n = buf.len() / (parts * Self::BLOCK);
-        if n == 0 {
-            return;
-        }
+        debug_assert!(n > 0, "the callers skip empty tails");
         unroll16!(I => {
             if I < max {
                 let at = Self::at(I, h, parts);

@@ -39,9 +39,9 @@ impl Cached {
 ///
 /// expands to `FEATURES_NAME` (the list), `has_name()` (true when every feature in the list is
 /// enabled at compile time or reported by the CPU, see `cpu::has`; cached) and the generic entry
-/// point `run_name<Op: LaneOp>(op)`, compiled with `#[target_feature(enable = f)]` for each `f`
-/// in the list and running `body`. Calling the entry point is sound exactly when `has_name()`
-/// returned true.
+/// point `run_name<Op: LaneOp>(slot: &mut Option<Op>)`, compiled with
+/// `#[target_feature(enable = f)]` for each `f` in the list, which takes `op` out of `slot` and
+/// runs `body`. Calling the entry point is sound exactly when `has_name()` returned true.
 macro_rules! tier {
     ($(
         $(#[$doc:meta])*
@@ -64,10 +64,11 @@ macro_rules! tier {
 
         $(#[$doc])*
         ///
-        /// Runs `op` with the tier's lane types; sound to call only after the check of the
-        /// same tier returned true.
+        /// Runs the operation in `slot` (taken out) with the tier's lane types; sound to call
+        /// only after the check of the same tier returned true.
         $(#[target_feature(enable = $f)])+
-        pub(crate) fn $run<Op: $crate::LaneOp>($op: Op) -> Op::Output {
+        pub(crate) fn $run<Op: $crate::LaneOp>(slot: &mut Option<Op>) -> Op::Output {
+            let $op = $crate::backend::take_op(slot);
             $body
         }
     )*};

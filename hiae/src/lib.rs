@@ -57,7 +57,7 @@ mod sealed {
         /// with a non-generic function, so the lane code is compiled once, in this crate, and
         /// generic callers (the stream, MAC and block APIs) only call it.
         #[allow(private_interfaces)]
-        fn run(token: Token, job: Job<'_, '_, '_, '_, '_, '_>) -> [u8; 16];
+        fn run(token: Token, job: &mut Job<'_, '_, '_, '_, '_, '_>) -> [u8; 16];
         /// The one-shot MAC of `data` on `token` (a kernel of its own, see `MacOneShot`).
         fn mac(token: Token, key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16];
         /// A one-shot encryption or decryption of a short message with short associated data
@@ -126,7 +126,7 @@ fn one_shot<V: Variant>(
     pending.msg_len = buf.len() as u64;
     V::run(
         token,
-        Job {
+        &mut Job {
             init: Some((cipher.key_bytes(), nonce)),
             state: None,
             pending: &mut pending,
@@ -245,7 +245,7 @@ macro_rules! define_cipher {
                 self.token
             }
             #[allow(private_interfaces)]
-            fn run(token: Token, job: Job<'_, '_, '_, '_, '_, '_>) -> [u8; 16] {
+            fn run(token: Token, job: &mut Job<'_, '_, '_, '_, '_, '_>) -> [u8; 16] {
                 token.dispatch(ops::Run::<$lanes>(job))
             }
             fn mac(token: Token, key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16] {

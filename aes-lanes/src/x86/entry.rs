@@ -14,10 +14,12 @@ struct FrameAnchor([u8; 64]);
 /// Runs `op` with `L` for its lane count: 1 → `A`, 2 → `B`, 4 → `C`.
 ///
 /// With `ALIGN_WIDE`, a wide computation (2 or 4 lanes) first aligns the stack frame to 64
-/// bytes. For tiers with 16 vector registers, whose 256-bit states do not fit in registers:
-/// spilled `ymm` registers are then stored aligned, instead of crossing a cache line or not
-/// depending on where the caller's stack happens to be (up to 2× in a loop's speed). One lane
-/// (`xmm` spills never cross a line) and the 32-register tier skip the few instructions.
+/// bytes, so that spilled `ymm` and `zmm` registers are stored aligned instead of crossing a
+/// cache line or not depending on where the caller's stack happens to be. With 16 registers
+/// (VAES-AVX2) the 256-bit states spill in the loops (up to 2× in a loop's speed); with 32
+/// (VAES-AVX512) only the set-up of a call spills a few, but every unaligned `zmm` slot
+/// crosses a line, which costs a short call a quarter of its time on AMD Zen 4 (PERFORMANCE.md).
+/// One lane (`xmm` spills never cross a line) skips the few instructions.
 #[inline(always)]
 fn pick<Op: LaneOp, A: Lanes, B: Lanes, C: Lanes, const ALIGN_WIDE: bool>(op: Op) -> Op::Output {
     if ALIGN_WIDE && Op::LANES > 1 {
@@ -59,7 +61,7 @@ tier! {
     run_vaes512, has_vaes512, VAES512_FEATURES = [
         "sse2", "sse3", "ssse3", "sse4.1", "sse4.2", "aes", "avx", "avx2", "vaes", "fma", "f16c",
         "avx512f", "avx512vl", "avx512bw",
-    ] => |op| pick::<Op, Xmm<true>, Ymm<true>, Zmm, false>(op);
+    ] => |op| pick::<Op, Xmm<true>, Ymm<true>, Zmm, true>(op);
 }
 
 #[cfg(test)]

@@ -105,10 +105,11 @@ fn check_len(len: usize) -> Result<(), Error> {
 
 /// A one-shot job: initialize, absorb `ad`, encrypt or decrypt `buf`, finalize.
 ///
-/// `buf` goes down by reference, as far as the kernel that reads its fields one by one:
-/// copied by value across a call, its two pointers were moved with one 16-byte load, which
-/// cannot take its data from a caller's two separate 8-byte stores and waits for them to
-/// retire (a fifth of a 64-byte call's time back to back, 3 % at 1 KiB).
+/// `buf`, like the job of the general kernel, goes down by reference as far as the kernel,
+/// which reads its fields one by one: a struct copied by value across a call is moved with
+/// loads wider than the stores that just wrote its fields, and such a load waits for them to
+/// retire (the same reason as in `aes_lanes::Token::dispatch`, which takes every operation
+/// by reference).
 fn one_shot<V: Variant>(
     token: Token,
     cipher: &V,

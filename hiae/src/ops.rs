@@ -183,12 +183,8 @@ pub(crate) struct Job<'s, 'k, 'a, 'b, 'i, 'o> {
     pub end: End<'b>,
 }
 
-/// Runs a [`Job`] with `LANES` lanes.
-///
-/// The job goes down by reference and the kernel reads its fields one by one: moved by value
-/// across the dispatch call, LLVM copied it with 16-byte loads of fields its caller had just
-/// written with 8-byte stores, and such a load cannot take its data from the store buffer
-/// (it waits for the stores to retire; on AMD Zen 4 that cost about 80 cycles per call).
+/// Runs a [`Job`] with `LANES` lanes. The job is a reference (see `one_shot` in the crate
+/// root).
 pub(crate) struct Run<'j, 's, 'k, 'a, 'b, 'i, 'o, const LANES: usize>(
     pub &'j mut Job<'s, 'k, 'a, 'b, 'i, 'o>,
 );

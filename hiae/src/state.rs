@@ -123,10 +123,11 @@ impl<L: Lanes> State<L> {
 
     /// Blocks per group in the plain encryption loop (loads, then updates, then stores):
     /// pairs for one lane and for 32-register lane types, single blocks for wider lanes in 16
-    /// registers, where pairs kept more values live than the registers hold (PERFORMANCE.md:
-    /// on AMD Zen 4 at 64 KiB, HiAEx2 on AES-NI 185 → 213 Gbps, HiAEx4 on VAES-AVX2 about 300
-    /// → 420 Gbps). One lane stays in pairs: 10 % faster than single blocks on Zen 3, 2 %
-    /// slower on Zen 4.
+    /// registers, which measured faster that way (PERFORMANCE.md: on AMD Zen 4 at 64 KiB,
+    /// HiAEx2 on AES-NI 185 → 213 Gbps, HiAEx4 on VAES-AVX2 about 300 → 420 Gbps; presumably
+    /// the two blocks of a pair in flight cost spills where the state already fills the 16
+    /// registers). One lane stays in pairs: 10 % faster than single blocks on Zen 3, 2 % slower
+    /// on Zen 4.
     const ENC_GROUP: usize = if L::LANES > 1 && L::REGISTERS < 32 {
         1
     } else {

@@ -121,18 +121,20 @@ impl<L: Lanes> State<L> {
     /// rolled loops over a moving offset instead: the same arithmetic in a tenth of the code.
     const UNROLL: bool = L::REGISTERS > 0;
 
-    /// Blocks per group in the plain encryption loop (loads, then updates, then stores):
-    /// pairs for one lane and for 32-register lane types, single blocks for wider lanes in 16
-    /// registers, which measured faster that way (PERFORMANCE.md: on AMD Zen 4 at 64 KiB,
-    /// HiAEx2 on AES-NI 185 → 213 Gbps, HiAEx4 on VAES-AVX2 about 300 → 420 Gbps; presumably
-    /// the two blocks of a pair in flight cost spills where the state already fills the 16
-    /// registers). One lane stays in pairs: 10 % faster than single blocks on Zen 3, 2 % slower
-    /// on Zen 4.
-    const ENC_GROUP: usize = if L::LANES > 1 && L::REGISTERS < 32 {
+    /// Blocks loaded together in the plain encryption loop: pairs for one lane and for
+    /// 32-register lane types, single blocks for wider lanes in 16 registers, which measured
+    /// faster that way (PERFORMANCE.md: on AMD Zen 4 at 64 KiB, HiAEx2 on AES-NI 185 → 213
+    /// Gbps, HiAEx4 on VAES-AVX2 about 300 → 420 Gbps).
+    const ENC_LOADS: usize = if L::LANES > 1 && L::REGISTERS < 32 {
         1
     } else {
         2
     };
+
+    /// Whether the plain encryption loop stores each ciphertext block right after its update
+    /// (lane types in 16 registers) rather than with the rest of its group of loads: for one
+    /// lane on AMD Zen 4, 64 KiB in 2237 instead of 2416 ns (PERFORMANCE.md).
+    const ENC_STORE_EACH: bool = L::REGISTERS < 32;
 
     /// Bytes absorbed per update (one block in every lane).
     pub(crate) const BLOCK: usize = 16 * L::LANES;
@@ -648,8 +650,8 @@ impl<L: Lanes> State<L> {
             // A chunk of known length: the offsets below need no bounds checks.
             let (mut chunk, rest) = buf.split_at(size);
             buf = rest;
-            // Blocks go in groups of `ENC_GROUP`: loads, updates, stores.
-            let g = Self::ENC_GROUP;
+            // Loads in groups of `ENC_LOADS`, stores after each update or with the group.
+            let g = Self::ENC_LOADS;
             let mut m = [L::zero(); 2];
             let mut c = [L::zero(); 2];
             unroll16!(I => {
@@ -659,7 +661,9 @@ impl<L: Lanes> State<L> {
                     }
                 }
                 c[I % g] = self.enc_at::<I>(m[I % g]);
-                if I % g == g - 1 {
+                if Self::ENC_STORE_EACH {
+                    c[I % g].store(&mut chunk.get_out()[Self::at(I, h, parts)..]);
+                } else if I % g == g - 1 {
                     for (j, x) in c[..g].iter().enumerate() {
                         x.store(&mut chunk.get_out()[Self::at(I + 1 - g + j, h, parts)..]);
                     }

@@ -13,16 +13,22 @@ struct FrameAnchor([u8; 64]);
 
 /// Runs `op` with `L` for its lane count: 1 → `A`, 2 → `B`, 4 → `C`.
 ///
-/// With `ALIGN_WIDE`, a wide computation (2 or 4 lanes) first aligns the stack frame to 64
-/// bytes, so that spilled `ymm` and `zmm` registers are stored aligned instead of crossing a
-/// cache line or not depending on where the caller's stack happens to be. With 16 registers
-/// (VAES-AVX2) the 256-bit states spill in the loops (up to 2× in a loop's speed); with 32
-/// (VAES-AVX512) only the set-up of a call spills a few, but every unaligned `zmm` slot
-/// crosses a line, which costs a short call a quarter of its time on AMD Zen 4 (PERFORMANCE.md).
-/// One lane (`xmm` spills never cross a line) skips the few instructions.
+/// When the lane type of a wide computation (2 or 4 lanes) is a register wider than 128 bits
+/// (`ymm`, `zmm`: alignment over 16 bytes), the stack frame is first aligned to 64 bytes, so
+/// that its spilled registers are stored aligned instead of crossing a cache line or not
+/// depending on where the caller's stack happens to be. With 16 registers (VAES-AVX2) the
+/// 256-bit states spill in the loops (up to 2× in a loop's speed); with 32 (VAES-AVX512) only
+/// the set-up of a call spills a few, but every unaligned `zmm` slot crosses a line, which
+/// costs a short call a quarter of its time on AMD Zen 4 (PERFORMANCE.md). `xmm` lanes, and
+/// `Wide` arrays of them, never cross a line and skip the few instructions.
 #[inline(always)]
-fn pick<Op: LaneOp, A: Lanes, B: Lanes, C: Lanes, const ALIGN_WIDE: bool>(op: Op) -> Op::Output {
-    if ALIGN_WIDE && Op::LANES > 1 {
+fn pick<Op: LaneOp, A: Lanes, B: Lanes, C: Lanes>(op: Op) -> Op::Output {
+    let wide_align = match Op::LANES {
+        2 => align_of::<B>(),
+        4 => align_of::<C>(),
+        _ => 0,
+    };
+    if wide_align > 16 {
         let mut anchor = core::mem::MaybeUninit::<FrameAnchor>::uninit();
         core::hint::black_box(anchor.as_mut_ptr());
     }
@@ -42,26 +48,26 @@ tier! {
     /// without AVX, e.g. Westmere). Two-operand instructions overwrite a source, so LLVM adds
     /// register copies around every round that keeps its input.
     run_aesni, has_aesni, AESNI_FEATURES = ["sse2", "sse3", "ssse3", "sse4.1", "aes"]
-        => |op| pick::<Op, Xmm, Wide<Xmm, 2>, Wide<Xmm, 4>, false>(op);
+        => |op| pick::<Op, Xmm, Wide<Xmm, 2>, Wide<Xmm, 4>>(op);
 
     /// AES-NI on a CPU with AVX (Sandy Bridge to Cascade Lake, Zen 1/2): the same lane types
     /// as [`run_aesni`], VEX-encoded (three operands, no copies). Same results, faster.
     run_aesni_avx, has_aesni_avx, AESNI_AVX_FEATURES =
         ["sse2", "sse3", "ssse3", "sse4.1", "sse4.2", "aes", "avx"]
-        => |op| pick::<Op, Xmm, Wide<Xmm, 2>, Wide<Xmm, 4>, false>(op);
+        => |op| pick::<Op, Xmm, Wide<Xmm, 2>, Wide<Xmm, 4>>(op);
 
     /// VAES + AVX2: `Ymm` for 2 lanes and `Wide<Ymm, 2>` for 4 (one lane runs
     /// [`run_aesni_avx`], the same code).
     run_vaes256, has_vaes256, VAES256_FEATURES =
         ["sse2", "sse3", "ssse3", "sse4.1", "sse4.2", "aes", "avx", "avx2", "vaes"]
-        => |op| pick::<Op, Xmm, Ymm, Wide<Ymm, 2>, true>(op);
+        => |op| pick::<Op, Xmm, Ymm, Wide<Ymm, 2>>(op);
 
     /// VAES + AVX-512: `Xmm` and `Ymm` in their AVX-512VL form (32 registers, three-way XORs
     /// as `vpternlogd`) and `Zmm` for 4 lanes.
     run_vaes512, has_vaes512, VAES512_FEATURES = [
         "sse2", "sse3", "ssse3", "sse4.1", "sse4.2", "aes", "avx", "avx2", "vaes", "fma", "f16c",
         "avx512f", "avx512vl", "avx512bw",
-    ] => |op| pick::<Op, Xmm<true>, Ymm<true>, Zmm, true>(op);
+    ] => |op| pick::<Op, Xmm<true>, Ymm<true>, Zmm>(op);
 }
 
 #[cfg(test)]
@@ -85,6 +91,15 @@ mod tests {
             }
         }
         assert!(VAES512_FEATURES.contains(&"avx512bw"));
+    }
+
+    /// `pick` aligns the frame exactly for the lane types held in `ymm` or `zmm` registers.
+    #[test]
+    fn frame_alignment_follows_the_register_width() {
+        assert_eq!(align_of::<Wide<Xmm, 2>>(), 16);
+        assert_eq!(align_of::<Wide<Xmm, 4>>(), 16);
+        assert!(align_of::<Ymm>() > 16 && align_of::<Wide<Ymm, 2>>() > 16);
+        assert!(align_of::<Zmm>() > 16);
     }
 
     /// Each tier includes the features of the tiers it runs code of.

@@ -89,6 +89,15 @@ pub trait Lanes: Copy {
         self.xor(b).xor(c)
     }
 
+    /// `self ^ b ^ late`, with `late` XORed in last: `self ^ b` is kept as one value that the
+    /// optimizer does not regroup with `late`, so a `late` that arrives last (on a dependency
+    /// chain) waits for one XOR only. (LLVM regroups chains of XORs by where their inputs are
+    /// defined, and put a value loaded just before last, behind two XORs.)
+    #[inline(always)]
+    fn xor_late(self, b: Self, late: Self) -> Self {
+        self.xor3(b, late)
+    }
+
     /// One AES encryption round in x86 shape: `AESL(self) ^ key`, where
     /// `AESL = MixColumns ∘ ShiftRows ∘ SubBytes`.
     fn aes_round(self, key: Self) -> Self;

@@ -114,6 +114,15 @@ impl<L: Lanes, const N: usize> Lanes for Wide<L, N> {
     }
 
     #[inline(always)]
+    fn xor_late(self, b: Self, late: Self) -> Self {
+        let mut out = self.0;
+        for i in 0..N {
+            out[i] = out[i].xor_late(b.0[i], late.0[i]);
+        }
+        Wide(out)
+    }
+
+    #[inline(always)]
     fn aes_round(self, key: Self) -> Self {
         self.zip(key, L::aes_round)
     }

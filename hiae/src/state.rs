@@ -136,6 +136,13 @@ impl<L: Lanes> State<L> {
     /// lane on AMD Zen 4, 64 KiB in 2237 instead of 2416 ns (PERFORMANCE.md).
     const ENC_STORE_EACH: bool = L::REGISTERS < 32;
 
+    /// Whether the decryption loop keeps the eight state words that wait longest for their
+    /// next use in memory (lane types with one register per word and 16 registers): each word
+    /// goes to memory right after its `S9` read and is read back as the `S1` and `S0` eight
+    /// updates later, off the dependency chain, instead of the register allocator choosing
+    /// what to spill (it had chosen a value on the chain).
+    const DEC_PARK: bool = Self::UNROLL && L::REGISTERS < 32 && L::PARTS == 1;
+
     /// Bytes absorbed per update (one block in every lane).
     pub(crate) const BLOCK: usize = 16 * L::LANES;
     /// Bytes per unrolled chunk of sixteen updates.
@@ -676,33 +683,58 @@ impl<L: Lanes> State<L> {
     #[inline(always)]
     fn dec_chunks(&mut self, mut buf: InOutBuf<'_, '_, u8>, h: usize, parts: usize) {
         let size = parts * Self::CHUNK;
+        let len = buf.len();
         // Decryption is latency-bound: the plaintext `m` of update i is XORed into `S3`, which
         // is the `S1` of update i+2, whose `AESL(S0 ^ S1)` gives the next plaintext. Written
         // plainly that chain is xor, xor, aesenc per two updates. Here the `S3 ^= m` is held
-        // back (`pending[i % 2]`) and update i+2 computes `(S0 ^ S1) ^ m`, so only one XOR
-        // sits between two AES rounds of the chain; the held-back XOR is applied off the
-        // chain, and the last two are flushed after the loop.
-        let mut pending = [L::zero(); 2];
+        // back (`win`: the plaintexts of the last three updates) and update i+2 computes
+        // `(S0 ^ S1) ^ m` (`xor_late`), so only one XOR sits between two AES rounds of the
+        // chain; the held-back XOR is applied off the chain.
+        //
+        // `DEC_PARK`: the words wait in memory from their `S9` read until they are the `S1`
+        // (eight at a time), and are read from there as the `S1` and the `S0`, each with its
+        // held-back XOR. `black_box` keeps LLVM from promoting them back to registers.
+        let mut win = [L::zero(); 3];
+        let mut parked_words = self.s;
+        let park = Self::DEC_PARK && len >= size;
+        let parked = if park {
+            core::hint::black_box(&mut parked_words)
+        } else {
+            &mut parked_words
+        };
         while buf.len() >= size {
             let (mut chunk, rest) = buf.split_at(size);
             buf = rest;
             unroll16!(I => {
                 let c = L::load(&chunk.get_in()[Self::at(I, h, parts)..]);
                 let s = &mut self.s;
-                let q = pending[I % 2];
                 let t = c.xor(s[(I + 9) % 16]);
-                let m = s[I].xor(s[(I + 1) % 16]).xor(q).aes_round(t);
-                s[(I + 1) % 16] = s[(I + 1) % 16].xor(q);
                 let s13 = s[(I + 13) % 16];
-                s[I] = s13.aes_round(t);
+                let s0 = s13.aes_round(t);
+                let x = if Self::DEC_PARK {
+                    let x = parked[I].xor(win[0]).xor_late(parked[(I + 1) % 16], win[1]);
+                    parked[(I + 9) % 16] = s[(I + 9) % 16];
+                    x
+                } else {
+                    let x = s[I].xor_late(s[(I + 1) % 16], win[1]);
+                    s[(I + 1) % 16] = s[(I + 1) % 16].xor(win[1]);
+                    x
+                };
+                let m = x.aes_round(t);
+                s[I] = s0;
                 s[(I + 13) % 16] = s13.xor(m);
-                pending[I % 2] = m;
+                win = [win[1], win[2], m];
                 m.store(&mut chunk.get_out()[Self::at(I, h, parts)..]);
             });
         }
-        // Updates 14 and 15 of the last chunk held back their `S3` XORs (blocks 1 and 2).
-        self.s[1] = self.s[1].xor(pending[0]);
-        self.s[2] = self.s[2].xor(pending[1]);
+        if park {
+            // Words 0 to 8 are parked; word 0 still lacks its XOR from update 13.
+            self.s[..9].copy_from_slice(&parked[..9]);
+            self.s[0] = self.s[0].xor(win[0]);
+        }
+        // Updates 14 and 15 of the last chunk held back their `S3` XORs (words 1 and 2).
+        self.s[1] = self.s[1].xor(win[1]);
+        self.s[2] = self.s[2].xor(win[2]);
     }
 
     /// Part `i` of every block ([`Lanes::part`]), as a state of [`Lanes::Part`] lanes.

@@ -64,6 +64,14 @@ impl<const VL: bool> Lanes for Xmm<VL> {
     }
 
     #[inline(always)]
+    fn xor_late(self, b: Self, late: Self) -> Self {
+        if VL {
+            return self.xor3(b, late);
+        }
+        Xmm(super::kept::kept128(self.xor(b).0)).xor(late)
+    }
+
+    #[inline(always)]
     fn and(self, other: Self) -> Self {
         // SAFETY: SSE2 is part of the x86-64 baseline.
         Xmm(unsafe { _mm_and_si128(self.0, other.0) })

@@ -64,6 +64,15 @@ impl<const VL: bool> Lanes for Ymm<VL> {
     }
 
     #[inline(always)]
+    fn xor_late(self, b: Self, late: Self) -> Self {
+        if VL {
+            return self.xor3(b, late);
+        }
+        // SAFETY: AVX2 (which includes AVX) checked by the entry point.
+        Ymm(unsafe { super::kept::kept256(self.xor(b).0) }).xor(late)
+    }
+
+    #[inline(always)]
     fn and(self, other: Self) -> Self {
         // SAFETY: AVX2 checked by the entry point.
         Ymm(unsafe { _mm256_and_si256(self.0, other.0) })

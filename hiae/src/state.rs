@@ -709,19 +709,17 @@ impl<L: Lanes> State<L> {
                 let c = L::load(&chunk.get_in()[Self::at(I, h, parts)..]);
                 let s = &mut self.s;
                 let t = c.xor(s[(I + 9) % 16]);
-                let s13 = s[(I + 13) % 16];
-                let s0 = s13.aes_round(t);
-                let x = if Self::DEC_PARK {
+                let m = if Self::DEC_PARK {
                     let x = parked[I].xor(win[0]).xor_late(parked[(I + 1) % 16], win[1]);
                     parked[(I + 9) % 16] = s[(I + 9) % 16];
-                    x
+                    x.aes_round(t)
                 } else {
-                    let x = s[I].xor_late(s[(I + 1) % 16], win[1]);
+                    let m = s[I].xor(s[(I + 1) % 16]).xor(win[1]).aes_round(t);
                     s[(I + 1) % 16] = s[(I + 1) % 16].xor(win[1]);
-                    x
+                    m
                 };
-                let m = x.aes_round(t);
-                s[I] = s0;
+                let s13 = s[(I + 13) % 16];
+                s[I] = s13.aes_round(t);
                 s[(I + 13) % 16] = s13.xor(m);
                 win = [win[1], win[2], m];
                 m.store(&mut chunk.get_out()[Self::at(I, h, parts)..]);

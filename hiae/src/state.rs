@@ -688,12 +688,13 @@ impl<L: Lanes> State<L> {
         // is the `S1` of update i+2, whose `AESL(S0 ^ S1)` gives the next plaintext. Written
         // plainly that chain is xor, xor, aesenc per two updates. Here the `S3 ^= m` is held
         // back (`win`: the plaintexts of the last three updates) and update i+2 computes
-        // `(S0 ^ S1) ^ m` (`xor_late`), so only one XOR sits between two AES rounds of the
-        // chain; the held-back XOR is applied off the chain.
+        // `(S0 ^ S1) ^ m`, so only one XOR sits between two AES rounds of the chain; the
+        // held-back XOR is applied off the chain.
         //
         // `DEC_PARK`: the words wait in memory from their `S9` read until they are the `S1`
         // (eight at a time), and are read from there as the `S1` and the `S0`, each with its
-        // held-back XOR. `black_box` keeps LLVM from promoting them back to registers.
+        // held-back XOR (`xor_late` keeps `m` last: LLVM put a value loaded just before last
+        // otherwise). `black_box` keeps LLVM from promoting them back to registers.
         let mut win = [L::zero(); 3];
         let mut parked_words = self.s;
         let park = Self::DEC_PARK && len >= size;

@@ -77,6 +77,7 @@ impl<const N: usize> LaneOp for Program<N> {
             x.xor(y),
             x.and(y),
             x.xor3(y, z),
+            x.xor_late(y, z),
             x.aes_round(y),
             x.xor(y).aesl(),
             x.aesl(),

@@ -323,6 +323,30 @@ impl Token {
     }
 }
 
+impl Token {
+    /// The token of the same CPU whose lane type has no fused three-way XOR: on an aarch64 CPU
+    /// with SHA3, [`Backend::ArmAes`] instead of [`Backend::ArmSha3`]; every other token is
+    /// returned as it is. For loops whose XORs sit between AES rounds (HiAE's encryption and
+    /// decryption): LLVM's models of Neoverse cores issue `eor3` on one vector pipe where `eor`
+    /// and the AES instructions use all of them, and with SHA3 enabled LLVM fuses such XOR
+    /// chains into `eor3` by itself. Results and serialized states are the same on both.
+    ///
+    /// ```
+    /// use aes_lanes::{Backend, Token};
+    /// let t = Token::portable();
+    /// assert_eq!(t.without_fused_xor3().backend(), Backend::Portable);
+    /// ```
+    #[inline]
+    pub fn without_fused_xor3(self) -> Token {
+        if self.0 == Backend::ArmSha3
+            && let Ok(t) = Backend::ArmAes.token()
+        {
+            return t;
+        }
+        self
+    }
+}
+
 /// Length from which [`Token::for_serial_chain`] switches: above the crossover of the two
 /// codes (the EVEX code's set-up is shorter, its chain loop slower; see PERFORMANCE.md).
 const SERIAL_CHAIN_AVX2_MIN: usize = 4096;

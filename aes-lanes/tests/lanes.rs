@@ -109,6 +109,17 @@ fn detection_is_consistent() {
     }
 }
 
+#[test]
+fn without_fused_xor3_replaces_only_arm_sha3() {
+    for t in tokens() {
+        let want = match t.backend() {
+            Backend::ArmSha3 => Backend::ArmAes,
+            b => b,
+        };
+        assert_eq!(t.without_fused_xor3().backend(), want, "{}", t.backend());
+    }
+}
+
 /// Set by CI under `qemu-x86_64 -cpu …` / `qemu-aarch64 -cpu …`: the backend detection must
 /// pick for that CPU model.
 #[test]

@@ -141,11 +141,7 @@ impl<V: Variant> State<V> {
     /// partial block is absorbed, zero-padded, in the same call (so nothing is left pending
     /// between calls).
     fn crypt(&mut self, buf: InOutBuf<'_, '_, u8>, decrypt: bool) {
-        let token = if decrypt {
-            crate::decrypt_token(self.token, V::LANES, buf.len())
-        } else {
-            self.token
-        };
+        let token = crate::crypt_token(self.token, V::LANES, buf.len(), decrypt);
         // The block API has no associated-data phase to end: nothing is pending here.
         self.core.pending.in_msg = true;
         self.core.crypt::<V>(token, buf, decrypt, true);

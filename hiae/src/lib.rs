@@ -148,7 +148,8 @@ fn encrypt_detached<V: Variant>(
 ) -> Result<[u8; 16], Error> {
     check_len(ad.len())?;
     check_len(buf.len())?;
-    Ok(one_shot(cipher.token(), cipher, nonce, ad, buf, false))
+    let token = crypt_token(cipher.token(), V::LANES, buf.len(), false);
+    Ok(one_shot(token, cipher, nonce, ad, buf, false))
 }
 
 /// Whether two 16-byte tags are equal, in constant time: one 128-bit comparison with
@@ -160,12 +161,17 @@ pub(crate) fn tags_equal(a: &[u8; 16], b: &[u8; 16]) -> bool {
         .into()
 }
 
-/// The token a decryption call over `len` bytes runs on (one-shot, or one piece of a stream):
-/// one-lane decryption is a single chain of dependent AES rounds (the plaintext of update `i`
-/// is an AES input of update `i + 2`), see [`Token::for_serial_chain`].
+/// The token an encryption or decryption call over `len` bytes runs on (one-shot, or one
+/// piece of a stream or of the block API):
+/// - without a fused three-way XOR ([`Token::without_fused_xor3`]): the XORs of these loops
+///   sit between AES rounds, where `eor3` measured slower under the Neoverse models
+///   (PERFORMANCE.md); absorption (the MAC, associated data) keeps it;
+/// - one-lane decryption is a single chain of dependent AES rounds (the plaintext of update
+///   `i` is an AES input of update `i + 2`), see [`Token::for_serial_chain`].
 #[inline]
-pub(crate) fn decrypt_token(token: Token, lanes: usize, len: usize) -> Token {
-    if lanes == 1 {
+pub(crate) fn crypt_token(token: Token, lanes: usize, len: usize, decrypt: bool) -> Token {
+    let token = token.without_fused_xor3();
+    if decrypt && lanes == 1 {
         token.for_serial_chain(len)
     } else {
         token
@@ -184,7 +190,7 @@ fn decrypt_detached<V: Variant>(
         buf.get_out().fill(0);
         return Err(Error);
     }
-    let token = decrypt_token(cipher.token(), V::LANES, buf.len());
+    let token = crypt_token(cipher.token(), V::LANES, buf.len(), true);
     let expected = one_shot(token, cipher, nonce, ad, buf, true);
     if tags_equal(&expected, tag) {
         Ok(())

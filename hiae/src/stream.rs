@@ -98,11 +98,7 @@ impl<V: Variant> Session<V> {
             return Err(Error);
         }
         p.msg_len = total;
-        let token = if decrypt {
-            crate::decrypt_token(self.token, V::LANES, buf.len())
-        } else {
-            self.token
-        };
+        let token = crate::crypt_token(self.token, V::LANES, buf.len(), decrypt);
         self.core.crypt::<V>(token, buf, decrypt, false);
         Ok(())
     }

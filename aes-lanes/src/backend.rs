@@ -338,6 +338,7 @@ impl Token {
     /// ```
     #[inline]
     pub fn without_fused_xor3(self) -> Token {
+        #[cfg(arm_backends)]
         if self.0 == Backend::ArmSha3
             && let Ok(t) = Backend::ArmAes.token()
         {

@@ -91,8 +91,8 @@ pub trait Lanes: Copy {
 
     /// `self ^ b ^ late`, with `late` XORed in last: `self ^ b` is kept as one value that the
     /// optimizer does not regroup with `late`, so a `late` that arrives last (on a dependency
-    /// chain) waits for one XOR only. (LLVM regroups chains of XORs by where their inputs are
-    /// defined, and put a value loaded just before last, behind two XORs.)
+    /// chain) waits for one XOR only. LLVM orders a chain of XORs by where its inputs are
+    /// defined: with `b` loaded just before, it XORed `late` first and `b` last.
     #[inline(always)]
     fn xor_late(self, b: Self, late: Self) -> Self {
         self.xor3(b, late)

@@ -44,6 +44,15 @@ impl<L: Lanes, const N: usize> Wide<L, N> {
         }
         Wide(out)
     }
+
+    #[inline(always)]
+    fn zip3(self, b: Self, c: Self, f: impl Fn(L, L, L) -> L) -> Self {
+        let mut out = self.0;
+        for i in 0..N {
+            out[i] = f(out[i], b.0[i], c.0[i]);
+        }
+        Wide(out)
+    }
 }
 
 #[allow(clippy::needless_range_loop)]
@@ -106,20 +115,12 @@ impl<L: Lanes, const N: usize> Lanes for Wide<L, N> {
 
     #[inline(always)]
     fn xor3(self, b: Self, c: Self) -> Self {
-        let mut out = self.0;
-        for i in 0..N {
-            out[i] = out[i].xor3(b.0[i], c.0[i]);
-        }
-        Wide(out)
+        self.zip3(b, c, L::xor3)
     }
 
     #[inline(always)]
     fn xor_late(self, b: Self, late: Self) -> Self {
-        let mut out = self.0;
-        for i in 0..N {
-            out[i] = out[i].xor_late(b.0[i], late.0[i]);
-        }
-        Wide(out)
+        self.zip3(b, late, L::xor_late)
     }
 
     #[inline(always)]

@@ -250,14 +250,16 @@ impl Token {
     /// let y = hex_literal::hex!("6379e6d9f467fb76ad063cf4d2eb8aa3");
     /// assert_eq!(Token::detect().dispatch(Aesl(x)), y);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn dispatch<Op: LaneOp>(self, op: Op) -> Op::Output {
         const { assert!(Op::LANES == 1 || Op::LANES == 2 || Op::LANES == 4) };
         // The entry points take the operation by reference and read it field by field. Passed
         // by value, an operation of more than two words was copied for the call with 16-byte
         // loads of fields just written with 8-byte stores; such a load cannot take its data
         // from the store buffer and waits for the stores to retire (about 80 cycles per call
-        // on AMD Zen 4).
+        // on AMD Zen 4). For the same reason this function is always inlined: called out of
+        // line, it received the operation in memory and copied it into the `Option` below
+        // the same way.
         let op = &mut Some(op);
         match self.0 {
             #[cfg(x86_backends)]

@@ -25,7 +25,7 @@ use aead::TagPosition;
 use aead::consts::{U16, U32};
 use aead::inout::InOutBuf;
 use aes_lanes::Token;
-use ops::{End, Job, Pending};
+use ops::{Job, OneShot};
 use subtle::ConstantTimeEq;
 
 /// A 16-byte nonce (the same size for every variant; unique per message under a key).
@@ -60,9 +60,15 @@ mod sealed {
         fn run(token: Token, job: &mut Job<'_, '_, '_, '_, '_, '_>) -> [u8; 16];
         /// The one-shot MAC of `data` on `token` (a kernel of its own, see `MacOneShot`).
         fn mac(token: Token, key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16];
-        /// A one-shot encryption or decryption of a short message with short associated data
-        /// (a kernel of its own, see `ShortOneShot`).
-        fn short(
+        /// A one-shot encryption or decryption on `token`: the kernel `OneShot`, in its short
+        /// or general form as the lengths allow; returns the tag.
+        ///
+        /// Inlined into the `AeadInOut` methods down to the dispatch, and `buf` goes down by
+        /// reference as far as the kernel, which reads its fields one by one: a struct copied
+        /// across a call is moved with loads wider than the stores that just wrote its fields,
+        /// and such a load waits for them to retire (the same reason as in
+        /// `aes_lanes::Token::dispatch`, which takes every operation by reference).
+        fn one_shot(
             token: Token,
             key: &[u8; 32],
             nonce: &[u8; 16],
@@ -103,42 +109,6 @@ fn check_len(len: usize) -> Result<(), Error> {
     }
 }
 
-/// A one-shot job: initialize, absorb `ad`, encrypt or decrypt `buf`, finalize.
-///
-/// `buf`, like the job of the general kernel, goes down by reference as far as the kernel,
-/// which reads its fields one by one: a struct copied by value across a call is moved with
-/// loads wider than the stores that just wrote its fields, and such a load waits for them to
-/// retire (the same reason as in `aes_lanes::Token::dispatch`, which takes every operation
-/// by reference).
-fn one_shot<V: Variant>(
-    token: Token,
-    cipher: &V,
-    nonce: &[u8; 16],
-    ad: &[u8],
-    buf: &mut InOutBuf<'_, '_, u8>,
-    decrypt: bool,
-) -> [u8; 16] {
-    let short = ops::SHORT_BYTES + V::BLOCK_SIZE;
-    if ad.len() < short && buf.len() < short {
-        return V::short(token, cipher.key_bytes(), nonce, ad, buf, decrypt);
-    }
-    let mut pending = Pending::new();
-    pending.ad_len = ad.len() as u64;
-    pending.msg_len = buf.len() as u64;
-    V::run(
-        token,
-        &mut Job {
-            init: Some((cipher.key_bytes(), nonce)),
-            state: None,
-            pending: &mut pending,
-            absorb: ad,
-            crypt: Some(buf),
-            decrypt,
-            end: End::Tag,
-        },
-    )
-}
-
 /// Encrypts `buf` in one dispatch; returns the tag.
 fn encrypt_detached<V: Variant>(
     cipher: &V,
@@ -149,7 +119,14 @@ fn encrypt_detached<V: Variant>(
     check_len(ad.len())?;
     check_len(buf.len())?;
     let token = crypt_token(cipher.token(), V::LANES, buf.len(), false);
-    Ok(one_shot(token, cipher, nonce, ad, buf, false))
+    Ok(V::one_shot(
+        token,
+        cipher.key_bytes(),
+        nonce,
+        ad,
+        buf,
+        false,
+    ))
 }
 
 /// Whether two 16-byte tags are equal, in constant time: one 128-bit comparison with
@@ -191,7 +168,7 @@ fn decrypt_detached<V: Variant>(
         return Err(Error);
     }
     let token = crypt_token(cipher.token(), V::LANES, buf.len(), true);
-    let expected = one_shot(token, cipher, nonce, ad, buf, true);
+    let expected = V::one_shot(token, cipher.key_bytes(), nonce, ad, buf, true);
     if tags_equal(&expected, tag) {
         Ok(())
     } else {
@@ -258,7 +235,8 @@ macro_rules! define_cipher {
             fn mac(token: Token, key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16] {
                 token.dispatch(ops::MacOneShot::<$lanes> { key, nonce, data })
             }
-            fn short(
+            #[inline(always)]
+            fn one_shot(
                 token: Token,
                 key: &[u8; 32],
                 nonce: &[u8; 16],
@@ -266,13 +244,23 @@ macro_rules! define_cipher {
                 buf: &mut InOutBuf<'_, '_, u8>,
                 decrypt: bool,
             ) -> [u8; 16] {
-                token.dispatch(ops::ShortOneShot::<$lanes> {
-                    key,
-                    nonce,
-                    ad,
-                    buf,
-                    decrypt,
-                })
+                if OneShot::<$lanes, true>::fits_short(ad.len(), buf.len()) {
+                    token.dispatch(OneShot::<$lanes, true> {
+                        key,
+                        nonce,
+                        ad,
+                        buf,
+                        decrypt,
+                    })
+                } else {
+                    token.dispatch(OneShot::<$lanes, false> {
+                        key,
+                        nonce,
+                        ad,
+                        buf,
+                        decrypt,
+                    })
+                }
             }
         }
 

@@ -1,13 +1,15 @@
-//! Every public operation as one [`Job`], run by one [`LaneOp`], [`Run`]: a whole message
-//! (one-shot), one call of a stream, the MAC or the block API. Each job is dispatched once and
-//! runs the generic [`State`] code with the lane type of the backend, the state in registers
-//! from start to end.
+//! Every public operation as a [`LaneOp`], dispatched once per call, running the generic
+//! [`State`] code with the lane type of the backend, the state in registers from start to end:
+//! - [`OneShot`]: a whole message, encrypted or decrypted;
+//! - [`MacOneShot`]: the one-shot MAC;
+//! - [`Run`] of a [`Job`]: one call of a stream, of the incremental MAC or of the block API,
+//!   whose phases (start from a key or a stored state, absorb, encrypt or decrypt, end) are
+//!   chosen at run time, with the partial-block bookkeeping of [`Pending`].
 //!
-//! One `LaneOp` for everything means one compiled copy of each loop per variant and backend:
-//! the phases a job does not use are skipped at run time (a few predictable branches per call).
-//! The two exceptions are small kernels without the chunk loops: the one-shot MAC
-//! ([`MacOneShot`]) and the one-shot encryption and decryption of short messages
-//! ([`ShortOneShot`]).
+//! Each kernel holds its own copy of the loops it runs: `Run` and the long form of `OneShot`
+//! each one per variant and backend. The one-shot kernels skip the general kernel's
+//! bookkeeping and the register moves between its phases, which short and medium messages
+//! pay for (PERFORMANCE.md).
 
 use aead::inout::InOutBuf;
 use aes_lanes::{LaneOp, Lanes, MAX_LANES, Token};
@@ -223,12 +225,8 @@ impl<const LANES: usize> LaneOp for Run<'_, '_, '_, '_, '_, '_, '_, LANES> {
             End::Tag => {
                 p.start_msg(&mut st);
                 p.flush(&mut st);
-                // The two lengths are read as two 8-byte loads (`black_box` keeps LLVM from
-                // merging them into one 16-byte load): a one-shot call writes them with
-                // separate stores just before, and a load that spans several pending stores
-                // cannot take its data from the store buffer: it waits until they retire,
-                // behind the previous call's finalization, which held back back-to-back
-                // short calls (PERFORMANCE.md).
+                // Two 8-byte loads for the lengths block, as in `OneShot` (the stream counts
+                // them with separate stores).
                 st.finalize(false, p.ad_len, core::hint::black_box(p.msg_len))
             }
             End::MacTag => {
@@ -246,21 +244,21 @@ impl<const LANES: usize> LaneOp for Run<'_, '_, '_, '_, '_, '_, '_, LANES> {
     }
 }
 
-/// Whole blocks of associated data, and of message, that [`ShortOneShot`] takes, in bytes
-/// (each may have a partial block more): four blocks of HiAE, two of HiAEx2, one of HiAEx4.
-/// Its loops are unrolled that far: the few updates of a short message, where the general
-/// kernel's bookkeeping costs the most; a longer limit would mostly add compile time.
+/// Whole blocks of associated data, and of message, that the short form of [`OneShot`] takes,
+/// in bytes (each may have a partial block more): four blocks of HiAE, two of HiAEx2, one of
+/// HiAEx4. Its loops are unrolled that far: the few updates of a short message, where the
+/// bookkeeping of the chunk loops costs the most; a longer limit would mostly add compile time.
 pub(crate) const SHORT_BYTES: usize = 64;
 
-/// A one-shot encryption or decryption of at most [`SHORT_BYTES`] of whole blocks of
-/// associated data and as many of message, each with a partial block more, with `LANES` lanes.
+/// A one-shot encryption or decryption with `LANES` lanes: `Init`, the associated data, the
+/// message, the tag.
 ///
-/// Its own kernel for the same reason as [`MacOneShot`]: without the chunk loops, the
-/// [`Pending`] bookkeeping and the phases other jobs need, the state stays in one register
-/// layout from `Init` to the tag, and back-to-back short calls overlap more.
+/// `SHORT`: at most [`SHORT_BYTES`] of whole blocks of associated data and as many of message,
+/// each with a partial block more, in unrolled updates without the chunk loops (see
+/// [`OneShot::fits_short`]). Otherwise any lengths, with the chunk loops.
 ///
 /// `buf` is a reference (see `one_shot` in the crate root).
-pub(crate) struct ShortOneShot<'k, 'a, 'b, 'i, 'o, const LANES: usize> {
+pub(crate) struct OneShot<'k, 'a, 'b, 'i, 'o, const LANES: usize, const SHORT: bool> {
     pub key: &'k [u8; 32],
     pub nonce: &'k [u8; 16],
     pub ad: &'a [u8],
@@ -268,13 +266,22 @@ pub(crate) struct ShortOneShot<'k, 'a, 'b, 'i, 'o, const LANES: usize> {
     pub decrypt: bool,
 }
 
-impl<const LANES: usize> LaneOp for ShortOneShot<'_, '_, '_, '_, '_, LANES> {
+impl<const LANES: usize> OneShot<'_, '_, '_, '_, '_, LANES, true> {
+    /// Whether associated data and message of these lengths fit the short form.
+    #[inline(always)]
+    pub(crate) fn fits_short(ad_len: usize, msg_len: usize) -> bool {
+        let limit = SHORT_BYTES + 16 * LANES;
+        ad_len < limit && msg_len < limit
+    }
+}
+
+impl<const LANES: usize, const SHORT: bool> LaneOp for OneShot<'_, '_, '_, '_, '_, LANES, SHORT> {
     const LANES: usize = LANES;
     type Output = [u8; 16];
 
     #[inline(always)]
     fn run<L: Lanes>(self) -> [u8; 16] {
-        let ShortOneShot {
+        let OneShot {
             key,
             nonce,
             ad,
@@ -286,7 +293,11 @@ impl<const LANES: usize> LaneOp for ShortOneShot<'_, '_, '_, '_, '_, LANES> {
         let mut st = State::<L>::new(key, nonce);
         let full = ad.len() - ad.len() % block;
         let max = SHORT_BYTES / block;
-        st.absorb_short(&ad[..full], max);
+        if SHORT {
+            st.absorb_short(&ad[..full], max);
+        } else {
+            st.absorb_blocks(&ad[..full]);
+        }
         let rest = &ad[full..];
         if !rest.is_empty() {
             let mut pad = [0u8; 16 * MAX_LANES];
@@ -295,10 +306,11 @@ impl<const LANES: usize> LaneOp for ShortOneShot<'_, '_, '_, '_, '_, LANES> {
         }
         let full = buf.len() - buf.len() % block;
         let (blocks, mut tail) = buf.reborrow().split_at(full);
-        if decrypt {
-            st.crypt_short::<true>(blocks, max);
-        } else {
-            st.crypt_short::<false>(blocks, max);
+        match (SHORT, decrypt) {
+            (true, false) => st.crypt_short::<false>(blocks, max),
+            (true, true) => st.crypt_short::<true>(blocks, max),
+            (false, false) => st.enc_blocks(blocks),
+            (false, true) => st.dec_blocks(blocks),
         }
         if !tail.is_empty() {
             // The final partial block: keystream XOR, then `Update` of the zero-padded
@@ -314,7 +326,11 @@ impl<const LANES: usize> LaneOp for ShortOneShot<'_, '_, '_, '_, '_, LANES> {
             }
             st.update(L::load(&pad));
         }
-        // Two 8-byte loads for the lengths block, as in `Run`'s `End::Tag`.
+        // The two lengths are read as two 8-byte loads (`black_box` keeps LLVM from merging
+        // them into one 16-byte load): the caller wrote them with separate stores just
+        // before, and a load that spans several pending stores cannot take its data from the
+        // store buffer: it waits until they retire, behind the previous call's finalization,
+        // which held back back-to-back short calls (PERFORMANCE.md).
         st.finalize(false, ad_len, core::hint::black_box(msg_len))
     }
 }

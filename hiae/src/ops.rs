@@ -177,7 +177,8 @@ pub(crate) struct Job<'s, 'k, 'a, 'b, 'i, 'o> {
     /// Associated data (or MAC input) to absorb.
     pub absorb: &'a [u8],
     /// Message bytes to encrypt or decrypt (ends the associated data). A reference: the
-    /// kernel reads the buffer's fields one by one (see `one_shot` in the crate root).
+    /// kernel reads the buffer's fields one by one (see `Sealed::one_shot` in the crate
+    /// root).
     pub crypt: Option<&'s mut InOutBuf<'i, 'o, u8>>,
     /// Whether `crypt` decrypts.
     pub decrypt: bool,
@@ -185,8 +186,8 @@ pub(crate) struct Job<'s, 'k, 'a, 'b, 'i, 'o> {
     pub end: End<'b>,
 }
 
-/// Runs a [`Job`] with `LANES` lanes. The job is a reference (see `one_shot` in the crate
-/// root).
+/// Runs a [`Job`] with `LANES` lanes. The job is a reference (see `Sealed::one_shot` in the
+/// crate root).
 pub(crate) struct Run<'j, 's, 'k, 'a, 'b, 'i, 'o, const LANES: usize>(
     pub &'j mut Job<'s, 'k, 'a, 'b, 'i, 'o>,
 );
@@ -257,7 +258,7 @@ pub(crate) const SHORT_BYTES: usize = 64;
 /// each with a partial block more, in unrolled updates without the chunk loops (see
 /// [`OneShot::fits_short`]). Otherwise any lengths, with the chunk loops.
 ///
-/// `buf` is a reference (see `one_shot` in the crate root).
+/// `buf` is a reference (see `Sealed::one_shot` in the crate root).
 pub(crate) struct OneShot<'k, 'a, 'b, 'i, 'o, const LANES: usize, const SHORT: bool> {
     pub key: &'k [u8; 32],
     pub nonce: &'k [u8; 16],

@@ -63,11 +63,12 @@ mod sealed {
         /// A one-shot encryption or decryption on `token`: the kernel `OneShot`, in its short
         /// or general form as the lengths allow; returns the tag.
         ///
-        /// Inlined into the `AeadInOut` methods down to the dispatch, and `buf` goes down by
-        /// reference as far as the kernel, which reads its fields one by one: a struct copied
-        /// across a call is moved with loads wider than the stores that just wrote its fields,
-        /// and such a load waits for them to retire (the same reason as in
-        /// `aes_lanes::Token::dispatch`, which takes every operation by reference).
+        /// The operation is built here, where the entry point reads it (the dispatch is
+        /// inlined), and `buf` goes down by reference as far as the kernel, which reads its
+        /// fields one by one: a struct copied across a call is moved with loads wider than the
+        /// stores that just wrote its fields, and such a load waits for them to retire (the
+        /// same reason as in `aes_lanes::Token::dispatch`, which takes every operation by
+        /// reference).
         fn one_shot(
             token: Token,
             key: &[u8; 32],
@@ -235,7 +236,6 @@ macro_rules! define_cipher {
             fn mac(token: Token, key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16] {
                 token.dispatch(ops::MacOneShot::<$lanes> { key, nonce, data })
             }
-            #[inline(always)]
             fn one_shot(
                 token: Token,
                 key: &[u8; 32],

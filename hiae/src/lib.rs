@@ -60,8 +60,9 @@ mod sealed {
         fn run(token: Token, job: &mut Job<'_, '_, '_, '_, '_, '_>) -> [u8; 16];
         /// The one-shot MAC of `data` on `token` (a kernel of its own, see `MacOneShot`).
         fn mac(token: Token, key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16];
-        /// A one-shot encryption or decryption on `token`: the kernel `OneShot`, in its short
-        /// or general form as the lengths allow; returns the tag.
+        /// A one-shot encryption or decryption on `token`: the kernel `OneShot` (its short or
+        /// general form as the lengths allow) below `ONE_SHOT_MAX` bytes, the general kernel
+        /// `Run` from there on; returns the tag.
         ///
         /// The operation is built here, where the entry point reads it (the dispatch is
         /// inlined), and `buf` goes down by reference as far as the kernel, which reads its
@@ -252,7 +253,7 @@ macro_rules! define_cipher {
                         buf,
                         decrypt,
                     })
-                } else {
+                } else if ad.len() + buf.len() < ops::ONE_SHOT_MAX {
                     token.dispatch(OneShot::<$lanes, false> {
                         key,
                         nonce,
@@ -260,6 +261,21 @@ macro_rules! define_cipher {
                         buf,
                         decrypt,
                     })
+                } else {
+                    // Long messages: the general kernel, whose bookkeeping is a small part of
+                    // such a call (`ONE_SHOT_MAX`).
+                    let mut pending = ops::Pending::new();
+                    pending.ad_len = ad.len() as u64;
+                    pending.msg_len = buf.len() as u64;
+                    token.dispatch(ops::Run::<$lanes>(&mut Job {
+                        init: Some((key, nonce)),
+                        state: None,
+                        pending: &mut pending,
+                        absorb: ad,
+                        crypt: Some(buf),
+                        decrypt,
+                        end: ops::End::Tag,
+                    }))
                 }
             }
         }

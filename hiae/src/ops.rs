@@ -1,10 +1,11 @@
 //! Every public operation as a [`LaneOp`], dispatched once per call, running the generic
 //! [`State`] code with the lane type of the backend, the state in registers from start to end:
-//! - [`OneShot`]: a whole message, encrypted or decrypted;
+//! - [`OneShot`]: a whole message below [`ONE_SHOT_MAX`] bytes, encrypted or decrypted;
 //! - [`MacOneShot`]: the one-shot MAC;
-//! - [`Run`] of a [`Job`]: one call of a stream, of the incremental MAC or of the block API,
-//!   whose phases (start from a key or a stored state, absorb, encrypt or decrypt, end) are
-//!   chosen at run time, with the partial-block bookkeeping of [`Pending`].
+//! - [`Run`] of a [`Job`]: one call of a stream, of the incremental MAC or of the block API, or
+//!   a longer one-shot message, whose phases (start from a key or a stored state, absorb,
+//!   encrypt or decrypt, end) are chosen at run time, with the partial-block bookkeeping of
+//!   [`Pending`].
 //!
 //! Each kernel holds its own copy of the loops it runs: `Run` and the long form of `OneShot`
 //! each one per variant and backend. The one-shot kernels skip the general kernel's
@@ -226,8 +227,8 @@ impl<const LANES: usize> LaneOp for Run<'_, '_, '_, '_, '_, '_, '_, LANES> {
             End::Tag => {
                 p.start_msg(&mut st);
                 p.flush(&mut st);
-                // Two 8-byte loads for the lengths block, as in `OneShot` (the stream counts
-                // them with separate stores).
+                // Two 8-byte loads for the lengths block, as in `OneShot` (a stream counts
+                // them with separate stores; a long one-shot call writes them just before).
                 st.finalize(false, p.ad_len, core::hint::black_box(p.msg_len))
             }
             End::MacTag => {
@@ -251,8 +252,17 @@ impl<const LANES: usize> LaneOp for Run<'_, '_, '_, '_, '_, '_, '_, LANES> {
 /// bookkeeping of the chunk loops costs the most; a longer limit would mostly add compile time.
 pub(crate) const SHORT_BYTES: usize = 64;
 
+/// Associated data and message together, in bytes, below which a one-shot call runs
+/// [`OneShot`]; longer ones run [`Run`]. From a few KiB on, the general kernel's bookkeeping
+/// and phase changes are a small part of a call, and its loops (the same source, compiled in
+/// another function) are the ones whose register allocation was checked for every backend
+/// (PERFORMANCE.md: in the bench build the one-lane encryption loop of `OneShot` on the
+/// 16-register backends kept a value of its dependency chain on the stack). The same 4 KiB at
+/// which one-lane decryption changes tiers on AVX-512 CPUs.
+pub(crate) const ONE_SHOT_MAX: usize = 4096;
+
 /// A one-shot encryption or decryption with `LANES` lanes: `Init`, the associated data, the
-/// message, the tag.
+/// message, the tag (below [`ONE_SHOT_MAX`] bytes).
 ///
 /// `SHORT`: at most [`SHORT_BYTES`] of whole blocks of associated data and as many of message,
 /// each with a partial block more, in unrolled updates without the chunk loops (see

@@ -25,7 +25,7 @@ use aead::TagPosition;
 use aead::consts::{U16, U32};
 use aead::inout::InOutBuf;
 use aes_lanes::Token;
-use ops::{Job, OneShot};
+use ops::Job;
 use subtle::ConstantTimeEq;
 
 /// A 16-byte nonce (the same size for every variant; unique per message under a key).
@@ -245,38 +245,7 @@ macro_rules! define_cipher {
                 buf: &mut InOutBuf<'_, '_, u8>,
                 decrypt: bool,
             ) -> [u8; 16] {
-                if OneShot::<$lanes, true>::fits_short(ad.len(), buf.len()) {
-                    token.dispatch(OneShot::<$lanes, true> {
-                        key,
-                        nonce,
-                        ad,
-                        buf,
-                        decrypt,
-                    })
-                } else if ad.len() + buf.len() < ops::ONE_SHOT_MAX {
-                    token.dispatch(OneShot::<$lanes, false> {
-                        key,
-                        nonce,
-                        ad,
-                        buf,
-                        decrypt,
-                    })
-                } else {
-                    // Long messages: the general kernel, whose bookkeeping is a small part of
-                    // such a call (`ONE_SHOT_MAX`).
-                    let mut pending = ops::Pending::new();
-                    pending.ad_len = ad.len() as u64;
-                    pending.msg_len = buf.len() as u64;
-                    token.dispatch(ops::Run::<$lanes>(&mut Job {
-                        init: Some((key, nonce)),
-                        state: None,
-                        pending: &mut pending,
-                        absorb: ad,
-                        crypt: Some(buf),
-                        decrypt,
-                        end: ops::End::Tag,
-                    }))
-                }
+                ops::one_shot::<$lanes>(token, key, nonce, ad, buf, decrypt)
             }
         }
 

@@ -265,8 +265,8 @@ pub(crate) const ONE_SHOT_MAX: usize = 4096;
 /// message, the tag (below [`ONE_SHOT_MAX`] bytes).
 ///
 /// `SHORT`: at most [`SHORT_BYTES`] of whole blocks of associated data and as many of message,
-/// each with a partial block more, in unrolled updates without the chunk loops (see
-/// [`OneShot::fits_short`]). Otherwise any lengths, with the chunk loops.
+/// each with a partial block more, in unrolled updates without the chunk loops. Otherwise any
+/// lengths, with the chunk loops. [`one_shot`] chooses.
 ///
 /// `buf` is a reference (see `Sealed::one_shot` in the crate root).
 pub(crate) struct OneShot<'k, 'a, 'b, 'i, 'o, const LANES: usize, const SHORT: bool> {
@@ -275,15 +275,6 @@ pub(crate) struct OneShot<'k, 'a, 'b, 'i, 'o, const LANES: usize, const SHORT: b
     pub ad: &'a [u8],
     pub buf: &'b mut InOutBuf<'i, 'o, u8>,
     pub decrypt: bool,
-}
-
-impl<const LANES: usize> OneShot<'_, '_, '_, '_, '_, LANES, true> {
-    /// Whether associated data and message of these lengths fit the short form.
-    #[inline(always)]
-    pub(crate) fn fits_short(ad_len: usize, msg_len: usize) -> bool {
-        let limit = SHORT_BYTES + 16 * LANES;
-        ad_len < limit && msg_len < limit
-    }
 }
 
 impl<const LANES: usize, const SHORT: bool> LaneOp for OneShot<'_, '_, '_, '_, '_, LANES, SHORT> {
@@ -343,6 +334,52 @@ impl<const LANES: usize, const SHORT: bool> LaneOp for OneShot<'_, '_, '_, '_, '
         // store buffer: it waits until they retire, behind the previous call's finalization,
         // which held back back-to-back short calls (PERFORMANCE.md).
         st.finalize(false, ad_len, core::hint::black_box(msg_len))
+    }
+}
+
+/// A one-shot encryption or decryption with `LANES` lanes on `token`; returns the tag. Short
+/// lengths run the short form of [`OneShot`], the rest below [`ONE_SHOT_MAX`] bytes its general
+/// form, longer messages a [`Job`] of [`Run`]. Inlined into each variant's `Sealed::one_shot`
+/// (see there).
+#[inline(always)]
+pub(crate) fn one_shot<const LANES: usize>(
+    token: Token,
+    key: &[u8; 32],
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buf: &mut InOutBuf<'_, '_, u8>,
+    decrypt: bool,
+) -> [u8; 16] {
+    let short = SHORT_BYTES + 16 * LANES;
+    if ad.len() < short && buf.len() < short {
+        token.dispatch(OneShot::<LANES, true> {
+            key,
+            nonce,
+            ad,
+            buf,
+            decrypt,
+        })
+    } else if ad.len() + buf.len() < ONE_SHOT_MAX {
+        token.dispatch(OneShot::<LANES, false> {
+            key,
+            nonce,
+            ad,
+            buf,
+            decrypt,
+        })
+    } else {
+        let mut pending = Pending::new();
+        pending.ad_len = ad.len() as u64;
+        pending.msg_len = buf.len() as u64;
+        token.dispatch(Run::<LANES>(&mut Job {
+            init: Some((key, nonce)),
+            state: None,
+            pending: &mut pending,
+            absorb: ad,
+            crypt: Some(buf),
+            decrypt,
+            end: End::Tag,
+        }))
     }
 }
 

@@ -16,7 +16,7 @@ use aead::inout::InOutBuf;
 use aes_lanes::{LaneOp, Lanes, MAX_LANES, Token};
 
 use crate::Variant;
-use crate::state::{STATE_BYTES, State};
+use crate::state::{STATE_BYTES, State, each_part};
 
 /// The byte-level side of a computation: the partial block not absorbed yet, the keystream
 /// for it, and the lengths.
@@ -290,6 +290,9 @@ impl<const LANES: usize, const SHORT: bool> LaneOp for OneShot<'_, '_, '_, '_, '
             buf,
             decrypt,
         } = self;
+        if !SHORT && State::<L>::PART_BY_PART {
+            return by_parts::<L>(key, nonce, ad, buf, decrypt);
+        }
         let block = State::<L>::BLOCK;
         let (ad_len, msg_len) = (ad.len() as u64, buf.len() as u64);
         let mut st = State::<L>::new(key, nonce);
@@ -335,6 +338,76 @@ impl<const LANES: usize, const SHORT: bool> LaneOp for OneShot<'_, '_, '_, '_, '
         // which held back back-to-back short calls (PERFORMANCE.md).
         st.finalize(false, ad_len, core::hint::black_box(msg_len))
     }
+}
+
+/// The general form of [`OneShot`] with a state per part ([`State::PART_BY_PART`]): each
+/// part of the lanes is initialized with its lanes' context blocks
+/// ([`State::new_lanes`]), takes its share of every block, and finalizes on its own; the tag
+/// is the XOR of the parts' tags. The parts go through each phase (`Init` and the associated
+/// data, the message, the finalization) in turn, phase after phase rather than part after
+/// part: the parts are independent, and one part's updates overlap the next one's in the
+/// processor only where the two are close in the instruction stream (a part from start to
+/// end measured slower).
+#[inline(always)]
+fn by_parts<L: Lanes>(
+    key: &[u8; 32],
+    nonce: &[u8; 16],
+    ad: &[u8],
+    buf: &mut InOutBuf<'_, '_, u8>,
+    decrypt: bool,
+) -> [u8; 16] {
+    let (block, pb) = (State::<L>::BLOCK, State::<L::Part>::BLOCK);
+    let (ad_len, msg_len) = (ad.len() as u64, buf.len() as u64);
+    let (ad_full, rest) = ad.split_at(ad.len() - ad.len() % block);
+    let msg_full = buf.len() - buf.len() % block;
+    let mut states = [State::<L::Part>::zeroed(); MAX_LANES];
+    each_part!(L, H, {
+        let slot = &mut states[H];
+        let mut st = State::<L::Part>::new_lanes(key, nonce, L::LANES, H * L::Part::LANES);
+        st.absorb_part(ad_full, H, L::PARTS);
+        if !rest.is_empty() {
+            let mut pad = [0u8; 16 * MAX_LANES];
+            pad[..rest.len()].copy_from_slice(rest);
+            st.update(L::Part::load(&pad[H * pb..]));
+        }
+        *slot = st;
+    });
+    each_part!(L, H, {
+        let slot = &mut states[H];
+        let mut st = *slot;
+        let (blocks, mut tail) = buf.reborrow().split_at(msg_full);
+        if decrypt {
+            st.crypt_part::<true>(blocks, H, L::PARTS);
+        } else {
+            st.crypt_part::<false>(blocks, H, L::PARTS);
+        }
+        if !tail.is_empty() {
+            // This part's bytes of the final partial block (none, if it ends before them:
+            // the part still absorbs its zero block).
+            let mut ks = [0u8; 16 * MAX_LANES];
+            st.keystream().store(&mut ks);
+            let mut pad = [0u8; 16 * MAX_LANES];
+            let (lo, hi) = (H * pb, ((H + 1) * pb).min(tail.len()));
+            for i in lo..hi {
+                let x = tail.get_in()[i];
+                let y = x ^ ks[i - lo];
+                tail.get_out()[i] = y;
+                pad[i - lo] = if decrypt { y } else { x };
+            }
+            st.update(L::Part::load(&pad));
+        }
+        *slot = st;
+    });
+    let mut tag = [0u8; 16];
+    each_part!(L, H, {
+        let st = &states[H];
+        // Two 8-byte loads for the lengths, as in `OneShot`.
+        let t = st.finalize(false, ad_len, core::hint::black_box(msg_len));
+        for (a, b) in tag.iter_mut().zip(t) {
+            *a ^= b;
+        }
+    });
+    tag
 }
 
 /// A one-shot encryption or decryption with `LANES` lanes on `token`; returns the tag. Short

@@ -45,31 +45,36 @@ macro_rules! unroll16 {
     };
 }
 
-/// Runs `$body` on each part of `$st`'s lanes ([`State::SPLIT`]) in turn: `$p` is the part's
-/// state (`&mut State<L::Part>`), `$i` its index as a constant. Each part is taken out of the
-/// state right before its turn and put back right after (16 loads and 16 stores; the whole
-/// state does not fit the registers anyway). Written out per part rather than as a loop: with
-/// a constant index each part's state has fixed stack slots, which the rounds read as memory
+/// Runs `$body` with `const $i: usize` = 0, 1, … for each part of the lane type `$l`
+/// ([`Lanes::PARTS`], at most four). Written out per part rather than as a loop: with a
+/// constant index each part's state has fixed stack slots, which the rounds read as memory
 /// operands; a loop over a run-time index copied every part in and out and spilled more
 /// (HiAEx4 on AES-NI: 1.7 times the instructions per message at 64 B and 1 KiB).
+macro_rules! each_part {
+    ($l:ty, $i:ident, $body:block) => {
+        each_part!(@ $l, $i, $body; 0 1 2 3)
+    };
+    (@ $l:ty, $i:ident, $body:block; $($n:literal)*) => {
+        $( if $n < <$l>::PARTS { const $i: usize = $n; $body } )*
+    };
+}
+pub(crate) use each_part;
+
+/// Runs `$body` on each part of `$st`'s lanes ([`State::SPLIT`]) in turn ([`each_part`]):
+/// `$p` is the part's state (`&mut State<L::Part>`), `$i` its index as a constant. Each part
+/// is taken out of the state right before its turn and put back right after (16 loads and 16
+/// stores; the whole state does not fit the registers anyway).
 macro_rules! by_parts {
-    ($st:ident, |$p:ident, $i:ident| $body:block) => {{
-        by_parts!(@one $st, $p, $i, 0, $body);
-        by_parts!(@one $st, $p, $i, 1, $body);
-        if L::PARTS > 2 {
-            by_parts!(@one $st, $p, $i, 2, $body);
-            by_parts!(@one $st, $p, $i, 3, $body);
-        }
-    }};
-    (@one $st:ident, $p:ident, $i:ident, $n:literal, $body:block) => {{
-        const $i: usize = $n;
-        let mut part = $st.part_state($i);
-        {
-            let $p = &mut part;
-            $body
-        }
-        $st.set_part_state($i, &part);
-    }};
+    ($st:ident, |$p:ident, $i:ident| $body:block) => {
+        each_part!(L, $i, {
+            let mut part = $st.part_state($i);
+            {
+                let $p = &mut part;
+                $body
+            }
+            $st.set_part_state($i, &part);
+        })
+    };
 }
 
 /// The 16-block state, `L::LANES` lanes wide.
@@ -106,6 +111,16 @@ impl<L: Lanes> State<L> {
     /// state in registers instead of all parts' spilled. Two lanes in two `xmm` registers
     /// (HiAEx2 on AES-NI) stay interleaved, which measured faster for them (PERFORMANCE.md).
     const SPLIT: bool = L::LANES == 4 && L::PARTS > 1;
+
+    /// Whether the general one-shot kernel keeps one state per part ([`Lanes::PARTS`]) from
+    /// `Init` to the tag instead of a state of the whole width: for four single-lane registers
+    /// (HiAEx4 on AES-NI and Arm), whose interleaved states spill and whose loops run part by
+    /// part anyway. With a wide state, the parts taken out and put back around each phase
+    /// left the register allocator moving the whole state between stack slots from one
+    /// phase to the next (about a hundred extra moves per call); per-part states are loaded
+    /// and stored once per phase. (The AEAD tag is the XOR of every lane's blocks, so the
+    /// parts' tags are XORed.)
+    pub(crate) const PART_BY_PART: bool = Self::SPLIT && L::PARTS > 2;
 
     /// Whether the encryption loop (every width) and the one-lane absorb loop run in the
     /// deferred form ([`update_deferred_at`](Self::update_deferred_at)): where the lane type
@@ -151,6 +166,14 @@ impl<L: Lanes> State<L> {
     /// `Init(key, nonce)` (version C), with the per-lane context block for `LANES > 1`.
     #[inline(always)]
     pub(crate) fn new(key: &[u8; 32], nonce: &[u8; 16]) -> Self {
+        Self::new_lanes(key, nonce, L::LANES, 0)
+    }
+
+    /// `Init(key, nonce)` of lanes `first .. first + L::LANES` of a `total`-lane instance:
+    /// the same state as those lanes of `State::<W>::new` for a `total`-lane `W` (the context
+    /// block of lane `l` is `l || total - 1 || 0…`, none for `total = 1`).
+    #[inline(always)]
+    pub(crate) fn new_lanes(key: &[u8; 32], nonce: &[u8; 16], total: usize, first: usize) -> Self {
         let mut k0b = [0u8; 16];
         let mut k1b = [0u8; 16];
         k0b.copy_from_slice(&key[..16]);
@@ -179,11 +202,11 @@ impl<L: Lanes> State<L> {
             z,
             c0.xor(c1),
         ];
-        if L::LANES > 1 {
+        if total > 1 {
             let mut ctx = [0u8; 16 * MAX_LANES];
             for l in 0..L::LANES {
-                ctx[16 * l] = l as u8;
-                ctx[16 * l + 1] = (L::LANES - 1) as u8;
+                ctx[16 * l] = (first + l) as u8;
+                ctx[16 * l + 1] = (total - 1) as u8;
             }
             let ctx = L::load(&ctx);
             for b in s.iter_mut() {
@@ -193,6 +216,12 @@ impl<L: Lanes> State<L> {
         let mut st = State { s };
         st.diffuse(k0, k1);
         st
+    }
+
+    /// All blocks zero: a placeholder to be overwritten.
+    #[inline(always)]
+    pub(crate) fn zeroed() -> Self {
+        State { s: [L::zero(); 16] }
     }
 
     /// Loads a state written by [`State::store_bytes`].
@@ -598,6 +627,37 @@ impl<L: Lanes> State<L> {
         }
     }
 
+    /// Absorbs part `h` of every `parts × BLOCK`-byte block of `data` (a multiple of that
+    /// size): the part's own share of a wider instance's associated data
+    /// ([`PART_BY_PART`](Self::PART_BY_PART)).
+    #[inline(always)]
+    pub(crate) fn absorb_part(&mut self, data: &[u8], h: usize, parts: usize) {
+        debug_assert!(Self::UNROLL && data.len().is_multiple_of(parts * Self::BLOCK));
+        let (bulk, rest) = data.split_at(data.len() - data.len() % (parts * Self::CHUNK));
+        self.absorb_chunks(bulk, h, parts);
+        if !rest.is_empty() {
+            self.absorb_tail(rest, h, parts, TAIL_MAX);
+        }
+    }
+
+    /// Encrypts (`DEC = false`) or decrypts part `h` of every `parts × BLOCK`-byte block of
+    /// `buf` (a multiple of that size), as [`absorb_part`](Self::absorb_part).
+    #[inline(always)]
+    pub(crate) fn crypt_part<const DEC: bool>(
+        &mut self,
+        buf: InOutBuf<'_, '_, u8>,
+        h: usize,
+        parts: usize,
+    ) {
+        debug_assert!(Self::UNROLL && buf.len().is_multiple_of(parts * Self::BLOCK));
+        let bulk_len = buf.len() - buf.len() % (parts * Self::CHUNK);
+        let (bulk, tail) = buf.split_at(bulk_len);
+        self.crypt_chunks::<DEC>(bulk, h, parts);
+        if !tail.is_empty() {
+            self.crypt_tail::<DEC>(tail, h, parts, TAIL_MAX);
+        }
+    }
+
     /// The rolled encryption or decryption loop ([`Self::UNROLL`] false).
     #[inline(always)]
     fn crypt_rolled<const DEC: bool>(&mut self, mut buf: InOutBuf<'_, '_, u8>) {
@@ -681,7 +741,26 @@ impl<L: Lanes> State<L> {
 
     /// The decryption loop of [`crypt_chunks`](Self::crypt_chunks).
     #[inline(always)]
-    fn dec_chunks(&mut self, mut buf: InOutBuf<'_, '_, u8>, h: usize, parts: usize) {
+    fn dec_chunks(&mut self, buf: InOutBuf<'_, '_, u8>, h: usize, parts: usize) {
+        // Parking (`DEC_PARK`) costs a copy of the state in and out of memory around the
+        // loop. A part of a wider state (`parts > 1`) that goes over a single chunk pays that
+        // copy for sixteen updates only, and runs the plain form instead.
+        if Self::DEC_PARK && (parts == 1 || buf.len() >= 2 * parts * Self::CHUNK) {
+            self.dec_chunks_in::<true>(buf, h, parts);
+        } else {
+            self.dec_chunks_in::<false>(buf, h, parts);
+        }
+    }
+
+    /// [`dec_chunks`](Self::dec_chunks) with the state words parked in memory (`PARK`) or
+    /// not.
+    #[inline(always)]
+    fn dec_chunks_in<const PARK: bool>(
+        &mut self,
+        mut buf: InOutBuf<'_, '_, u8>,
+        h: usize,
+        parts: usize,
+    ) {
         let size = parts * Self::CHUNK;
         let len = buf.len();
         // Decryption is latency-bound: the plaintext `m` of update i is XORed into `S3`, which
@@ -691,13 +770,13 @@ impl<L: Lanes> State<L> {
         // `(S0 ^ S1) ^ m`, so only one XOR sits between two AES rounds of the chain; the
         // held-back XOR is applied off the chain.
         //
-        // `DEC_PARK`: the words wait in memory from their `S9` read until they are the `S1`
+        // `PARK`: the words wait in memory from their `S9` read until they are the `S1`
         // (eight at a time), and are read from there as the `S1` and the `S0`, each with its
         // held-back XOR (`xor_late` keeps `m` last: LLVM put a value loaded just before last
         // otherwise). `black_box` keeps LLVM from promoting them back to registers.
         let mut win = [L::zero(); 3];
         let mut parked_words = self.s;
-        let park = Self::DEC_PARK && len >= size;
+        let park = PARK && len >= size;
         let parked = if park {
             core::hint::black_box(&mut parked_words)
         } else {
@@ -710,7 +789,7 @@ impl<L: Lanes> State<L> {
                 let c = L::load(&chunk.get_in()[Self::at(I, h, parts)..]);
                 let s = &mut self.s;
                 let t = c.xor(s[(I + 9) % 16]);
-                let m = if Self::DEC_PARK {
+                let m = if PARK {
                     let x = parked[I].xor(win[0]).xor_late(parked[(I + 1) % 16], win[1]);
                     parked[(I + 9) % 16] = s[(I + 9) % 16];
                     x.aes_round(t)

@@ -234,6 +234,7 @@ macro_rules! define_cipher {
             fn run(token: Token, job: &mut Job<'_, '_, '_, '_, '_, '_>) -> [u8; 16] {
                 token.dispatch(ops::Run::<$lanes>(job))
             }
+            #[inline]
             fn mac(token: Token, key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16] {
                 token.dispatch(ops::MacOneShot::<$lanes> { key, nonce, data })
             }

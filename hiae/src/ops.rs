@@ -303,12 +303,7 @@ impl<const LANES: usize, const SHORT: bool> LaneOp for OneShot<'_, '_, '_, '_, '
         } else {
             st.absorb_blocks(&ad[..full]);
         }
-        let rest = &ad[full..];
-        if !rest.is_empty() {
-            let mut pad = [0u8; 16 * MAX_LANES];
-            pad[..rest.len()].copy_from_slice(rest);
-            st.update(L::load(&pad));
-        }
+        st.absorb_last(&ad[full..]);
         let full = buf.len() - buf.len() % block;
         let (blocks, mut tail) = buf.reborrow().split_at(full);
         match (SHORT, decrypt) {
@@ -473,11 +468,12 @@ impl<const LANES: usize> LaneOp for MacOneShot<'_, '_, LANES> {
 
     #[inline(always)]
     fn run<L: Lanes>(self) -> [u8; 16] {
+        let data = self.data;
         let mut st = State::<L>::new(self.key, self.nonce);
-        let mut p = Pending::new();
-        p.absorb(&mut st, self.data);
-        p.flush(&mut st);
-        st.finalize(true, self.data.len() as u64, 0)
+        let full = data.len() - data.len() % State::<L>::BLOCK;
+        st.absorb_blocks(&data[..full]);
+        st.absorb_last(&data[full..]);
+        st.finalize(true, data.len() as u64, 0)
     }
 }
 

@@ -491,6 +491,18 @@ impl<L: Lanes> State<L> {
         }
     }
 
+    /// Absorbs the last, partial block of associated data or MAC input (`rest`, shorter than
+    /// [`Self::BLOCK`]) zero-padded; nothing if it is empty.
+    #[inline(always)]
+    pub(crate) fn absorb_last(&mut self, rest: &[u8]) {
+        debug_assert!(rest.len() < Self::BLOCK);
+        if !rest.is_empty() {
+            let mut pad = [0u8; 16 * MAX_LANES];
+            pad[..rest.len()].copy_from_slice(rest);
+            self.update(L::load(&pad));
+        }
+    }
+
     /// The rolled absorb loop ([`Self::UNROLL`] false).
     #[inline(always)]
     fn absorb_rolled(&mut self, data: &[u8]) {

@@ -112,14 +112,14 @@ impl<L: Lanes> State<L> {
     /// (HiAEx2 on AES-NI) stay interleaved, which measured faster for them (PERFORMANCE.md).
     const SPLIT: bool = L::LANES == 4 && L::PARTS > 1;
 
-    /// Whether the general one-shot kernel keeps one state per part ([`Lanes::PARTS`]) from
-    /// `Init` to the tag instead of a state of the whole width: for four single-lane registers
-    /// (HiAEx4 on AES-NI and Arm), whose interleaved states spill and whose loops run part by
-    /// part anyway. With a wide state, the parts taken out and put back around each phase
-    /// left the register allocator moving the whole state between stack slots from one
-    /// phase to the next (about a hundred extra moves per call); per-part states are loaded
-    /// and stored once per phase. (The AEAD tag is the XOR of every lane's blocks, so the
-    /// parts' tags are XORed.)
+    /// Whether the one-shot kernels for medium lengths (the general form of encryption and
+    /// decryption, the MAC up to [`Self::PIECE`] bytes) run each part ([`Lanes::PARTS`]) as a
+    /// state of its own from `Init` to its share of the tag, instead of a state of the whole
+    /// width: for four single-lane registers (HiAEx4 on AES-NI and Arm), whose interleaved
+    /// states spill and whose loops run part by part anyway. With a wide state, the parts
+    /// taken out and put back around each phase left the register allocator moving the whole
+    /// state between stack slots from one phase to the next (about a hundred extra moves per
+    /// call).
     pub(crate) const PART_BY_PART: bool = Self::SPLIT && L::PARTS > 2;
 
     /// Whether the encryption loop (every width) and the one-lane absorb loop run in the
@@ -162,6 +162,9 @@ impl<L: Lanes> State<L> {
     pub(crate) const BLOCK: usize = 16 * L::LANES;
     /// Bytes per unrolled chunk of sixteen updates.
     pub(crate) const CHUNK: usize = 256 * L::LANES;
+    /// Bytes per piece of data that the parts go over in turn where the loops run part by part
+    /// ([`Self::SPLIT`]).
+    pub(crate) const PIECE: usize = SPLIT_PIECE * Self::CHUNK;
 
     /// `Init(key, nonce)` (version C), with the per-lane context block for `LANES > 1`.
     #[inline(always)]
@@ -459,7 +462,7 @@ impl<L: Lanes> State<L> {
         }
         let (bulk, rest) = data.split_at(data.len() - data.len() % Self::CHUNK);
         if Self::SPLIT {
-            for piece in bulk.chunks(SPLIT_PIECE * Self::CHUNK) {
+            for piece in bulk.chunks(Self::PIECE) {
                 by_parts!(self, |p, I| {
                     p.absorb_chunks(piece, I, L::PARTS);
                 });
@@ -603,7 +606,7 @@ impl<L: Lanes> State<L> {
         let (mut bulk, tail) = buf.split_at(bulk_len);
         if Self::SPLIT {
             while !bulk.is_empty() {
-                let n = bulk.len().min(SPLIT_PIECE * Self::CHUNK);
+                let n = bulk.len().min(Self::PIECE);
                 let (mut piece, rest) = bulk.split_at(n);
                 bulk = rest;
                 by_parts!(self, |p, I| {
@@ -639,21 +642,28 @@ impl<L: Lanes> State<L> {
         }
     }
 
-    /// Absorbs part `h` of every `parts × BLOCK`-byte block of `data` (a multiple of that
-    /// size): the part's own share of a wider instance's associated data
+    /// Absorbs part `h` of every `parts × BLOCK`-byte block of `data`, the last one
+    /// zero-padded: the part's own share of a wider instance's associated data or MAC input
     /// ([`PART_BY_PART`](Self::PART_BY_PART)).
     #[inline(always)]
-    pub(crate) fn absorb_part(&mut self, data: &[u8], h: usize, parts: usize) {
-        debug_assert!(Self::UNROLL && data.len().is_multiple_of(parts * Self::BLOCK));
-        let (bulk, rest) = data.split_at(data.len() - data.len() % (parts * Self::CHUNK));
+    pub(crate) fn absorb_part_padded(&mut self, data: &[u8], h: usize, parts: usize) {
+        debug_assert!(Self::UNROLL);
+        let full = data.len() - data.len() % (parts * Self::BLOCK);
+        let (blocks, rest) = data.split_at(full);
+        let (bulk, tail) = blocks.split_at(full - full % (parts * Self::CHUNK));
         self.absorb_chunks(bulk, h, parts);
+        if !tail.is_empty() {
+            self.absorb_tail(tail, h, parts, TAIL_MAX);
+        }
         if !rest.is_empty() {
-            self.absorb_tail(rest, h, parts, TAIL_MAX);
+            let mut pad = [0u8; 16 * MAX_LANES];
+            pad[..rest.len()].copy_from_slice(rest);
+            self.update(L::load(&pad[h * Self::BLOCK..]));
         }
     }
 
     /// Encrypts (`DEC = false`) or decrypts part `h` of every `parts × BLOCK`-byte block of
-    /// `buf` (a multiple of that size), as [`absorb_part`](Self::absorb_part).
+    /// `buf` (a multiple of that size), as [`absorb_part_padded`](Self::absorb_part_padded).
     #[inline(always)]
     pub(crate) fn crypt_part<const DEC: bool>(
         &mut self,
@@ -895,22 +905,39 @@ impl<L: Lanes> State<L> {
     /// `Diffuse` with `LE64(d) || LE64(128)`, tag = lane 0's block sum.
     #[inline(always)]
     pub(crate) fn finalize(mut self, mac: bool, ad_len: u64, msg_len: u64) -> [u8; 16] {
-        let wide_mac = mac && L::LANES > 1;
-        let second = match (mac, wide_mac) {
-            (false, _) => msg_len.wrapping_mul(8),
-            (true, false) => 0,
-            (true, true) => 128,
-        };
+        if mac && L::LANES > 1 {
+            let sums = self.wide_mac_sums(ad_len);
+            return self.wide_mac_tag(L::LANES, |j| sums.lane(j));
+        }
+        let second = if mac { 0 } else { msg_len.wrapping_mul(8) };
         let t = L::broadcast(&lengths_block(ad_len.wrapping_mul(8), second));
         self.diffuse(t, t);
-        if !wide_mac {
-            return self.block_sum().fold_xor();
+        self.block_sum().fold_xor()
+    }
+
+    /// The first half of the MAC finalization of several lanes: `Diffuse` with
+    /// `LE64(8·len) || LE64(128)`; returns each lane's block sum.
+    #[inline(always)]
+    pub(crate) fn wide_mac_sums(&mut self, len: u64) -> L {
+        let t = L::broadcast(&lengths_block(len.wrapping_mul(8), 128));
+        self.diffuse(t, t);
+        self.block_sum()
+    }
+
+    /// The second half, on the state that holds lane 0 of a `lanes`-lane instance: absorbs the
+    /// block sums of lanes `1..lanes` (`sum(j)`) into lane 0, `Diffuse` with
+    /// `LE64(lanes) || LE64(128)`; returns lane 0's block sum, the tag. (The other lanes of
+    /// this state absorb zero blocks and do not reach the tag.)
+    #[inline(always)]
+    pub(crate) fn wide_mac_tag(
+        mut self,
+        lanes: usize,
+        sum: impl Fn(usize) -> [u8; 16],
+    ) -> [u8; 16] {
+        for j in 1..lanes {
+            self.update(L::first_lane(&sum(j)));
         }
-        let sums = self.block_sum();
-        for j in 1..L::LANES {
-            self.update(L::first_lane(&sums.lane(j)));
-        }
-        let t2 = L::broadcast(&lengths_block(L::LANES as u64, 128));
+        let t2 = L::broadcast(&lengths_block(lanes as u64, 128));
         self.diffuse(t2, t2);
         self.block_sum().lane(0)
     }

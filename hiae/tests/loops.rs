@@ -29,9 +29,10 @@ fn data(len: usize, seed: u8) -> Vec<u8> {
 /// Lengths around the `256·d`-byte chunk: none, tails only (the longest the short one-shot
 /// kernel takes, then longer), one chunk, two chunks (pending XORs cross a chunk boundary) plus
 /// whole and partial tail blocks; then two with the associated data of [`outputs`] on either
-/// side of 4 KiB in all, where one-shot calls change kernels (not under Miri, where they
-/// would cost minutes: the change is the same on every backend, and both kernels run there
-/// anyway, the general one for streaming).
+/// side of 4 KiB in all, where one-shot calls change kernels, and one past 16 KiB, where the
+/// HiAEx4 MAC on four-register lane types changes forms (not under Miri, where they would cost
+/// minutes: the changes are the same on every backend, and both kernels run there anyway, the
+/// general one for streaming).
 fn lengths<V: Variant>() -> Vec<usize> {
     let chunk = 256 * V::LANES;
     let block = 16 * V::LANES;
@@ -45,8 +46,9 @@ fn lengths<V: Variant>() -> Vec<usize> {
         2 * chunk + 5 * block + 7,
         2500 - 200 * V::LANES,
         4096,
+        16 * 1024 + 16 * V::LANES + 5,
     ];
-    all[..if cfg!(miri) { 7 } else { 9 }].to_vec()
+    all[..if cfg!(miri) { 7 } else { 10 }].to_vec()
 }
 
 fn reference() -> Backend {

@@ -303,7 +303,7 @@ impl<const LANES: usize, const SHORT: bool> LaneOp for OneShot<'_, '_, '_, '_, '
         } else {
             st.absorb_blocks(&ad[..full]);
         }
-        st.absorb_last(&ad[full..]);
+        st.absorb_last(&ad[full..], 0);
         let full = buf.len() - buf.len() % block;
         let (blocks, mut tail) = buf.reborrow().split_at(full);
         match (SHORT, decrypt) {
@@ -455,7 +455,7 @@ impl<const LANES: usize> LaneOp for MacOneShot<'_, '_, LANES> {
         let mut st = State::<L>::new(self.key, self.nonce);
         let full = data.len() - data.len() % State::<L>::BLOCK;
         st.absorb_blocks(&data[..full]);
-        st.absorb_last(&data[full..]);
+        st.absorb_last(&data[full..], 0);
         st.finalize(true, data.len() as u64, 0)
     }
 }

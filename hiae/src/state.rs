@@ -494,15 +494,17 @@ impl<L: Lanes> State<L> {
         }
     }
 
-    /// Absorbs the last, partial block of associated data or MAC input (`rest`, shorter than
-    /// [`Self::BLOCK`]) zero-padded; nothing if it is empty.
+    /// Absorbs the last, partial block of associated data or MAC input (`rest`) zero-padded:
+    /// part `h` of it where this state is part `h` of a wider one
+    /// ([`absorb_part_padded`](Self::absorb_part_padded)), else `h = 0`. Nothing if `rest` is
+    /// empty.
     #[inline(always)]
-    pub(crate) fn absorb_last(&mut self, rest: &[u8]) {
-        debug_assert!(rest.len() < Self::BLOCK);
+    pub(crate) fn absorb_last(&mut self, rest: &[u8], h: usize) {
+        debug_assert!(rest.len() < 16 * MAX_LANES);
         if !rest.is_empty() {
             let mut pad = [0u8; 16 * MAX_LANES];
             pad[..rest.len()].copy_from_slice(rest);
-            self.update(L::load(&pad));
+            self.update(L::load(&pad[h * Self::BLOCK..]));
         }
     }
 
@@ -655,11 +657,7 @@ impl<L: Lanes> State<L> {
         if !tail.is_empty() {
             self.absorb_tail(tail, h, parts, TAIL_MAX);
         }
-        if !rest.is_empty() {
-            let mut pad = [0u8; 16 * MAX_LANES];
-            pad[..rest.len()].copy_from_slice(rest);
-            self.update(L::load(&pad[h * Self::BLOCK..]));
-        }
+        self.absorb_last(rest, h);
     }
 
     /// Encrypts (`DEC = false`) or decrypts part `h` of every `parts × BLOCK`-byte block of

@@ -1,9 +1,10 @@
 //! Every public operation as a [`LaneOp`], dispatched once per call, running the generic
 //! [`State`] code with the lane type of the backend, the state in registers from start to end:
-//! - [`OneShot`]: a whole message below [`ONE_SHOT_MAX`] bytes, encrypted or decrypted;
-//! - [`MacOneShot`]: the one-shot MAC;
+//! - [`OneShot`]: a whole message below [`ONE_SHOT_MAX`] bytes (HiAEx2: of any length),
+//!   encrypted or decrypted;
+//! - [`MacOneShot`]: the one-shot MAC (HiAEx2: below [`ONE_SHOT_MAX`] bytes);
 //! - [`Run`] of a [`Job`]: one call of a stream, of the incremental MAC or of the block API, or
-//!   a longer one-shot message, whose phases (start from a key or a stored state, absorb,
+//!   a longer one-shot message (HiAEx2: a longer one-shot MAC), whose phases (start from a key or a stored state, absorb,
 //!   encrypt or decrypt, end) are chosen at run time, with the partial-block bookkeeping of
 //!   [`Pending`].
 //!
@@ -258,7 +259,10 @@ pub(crate) const SHORT_BYTES: usize = 64;
 /// another function) are the ones whose register allocation was checked for every backend
 /// (PERFORMANCE.md: in the bench build the one-lane encryption loop of `OneShot` on the
 /// 16-register backends kept a value of its dependency chain on the stack). The same 4 KiB at
-/// which one-lane decryption changes tiers on AVX-512 CPUs.
+/// which one-lane decryption changes tiers on AVX-512 CPUs. HiAEx2 runs `OneShot` at every
+/// length: there its decryption loop on AES-NI (two lanes in sixteen `xmm` registers, which
+/// spill) came out with fewer stack accesses than in `Run` (PERFORMANCE.md), and its other
+/// loops measured the same.
 pub(crate) const ONE_SHOT_MAX: usize = 4096;
 
 /// A one-shot encryption or decryption with `LANES` lanes: `Init`, the associated data, the
@@ -409,7 +413,7 @@ pub(crate) fn one_shot<const LANES: usize>(
             buf,
             decrypt,
         })
-    } else if ad.len() + buf.len() < ONE_SHOT_MAX {
+    } else if LANES == 2 || ad.len() + buf.len() < ONE_SHOT_MAX {
         token.dispatch(OneShot::<LANES, false> {
             key,
             nonce,
@@ -430,6 +434,34 @@ pub(crate) fn one_shot<const LANES: usize>(
             decrypt,
             end: End::Tag,
         }))
+    }
+}
+
+/// The one-shot MAC with `LANES` lanes on `token`: [`MacOneShot`], or for two lanes from
+/// [`ONE_SHOT_MAX`] bytes on, [`Run`], whose absorb loop on AES-NI (two lanes in sixteen `xmm`
+/// registers, which spill) the register allocator laid out with fewer stack accesses than
+/// that of `MacOneShot` (PERFORMANCE.md).
+#[inline(always)]
+pub(crate) fn mac<const LANES: usize>(
+    token: Token,
+    key: &[u8; 32],
+    nonce: &[u8; 16],
+    data: &[u8],
+) -> [u8; 16] {
+    if LANES == 2 && data.len() >= ONE_SHOT_MAX {
+        let mut pending = Pending::new();
+        pending.ad_len = data.len() as u64;
+        token.dispatch(Run::<LANES>(&mut Job {
+            init: Some((key, nonce)),
+            state: None,
+            pending: &mut pending,
+            absorb: data,
+            crypt: None,
+            decrypt: false,
+            end: End::MacTag,
+        }))
+    } else {
+        token.dispatch(MacOneShot::<LANES> { key, nonce, data })
     }
 }
 

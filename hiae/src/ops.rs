@@ -4,9 +4,9 @@
 //!   encrypted or decrypted;
 //! - [`MacOneShot`]: the one-shot MAC (HiAEx2: below [`ONE_SHOT_MAX`] bytes);
 //! - [`Run`] of a [`Job`]: one call of a stream, of the incremental MAC or of the block API, or
-//!   a longer one-shot message (HiAEx2: a longer one-shot MAC), whose phases (start from a key or a stored state, absorb,
-//!   encrypt or decrypt, end) are chosen at run time, with the partial-block bookkeeping of
-//!   [`Pending`].
+//!   a longer one-shot message (HiAEx2: a longer one-shot MAC), whose phases (start from a key
+//!   or a stored state, absorb, encrypt or decrypt, end) are chosen at run time, with the
+//!   partial-block bookkeeping of [`Pending`].
 //!
 //! Each kernel holds its own copy of the loops it runs: `Run` and the long form of `OneShot`
 //! each one per variant and backend. The one-shot kernels skip the general kernel's

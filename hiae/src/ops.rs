@@ -392,9 +392,9 @@ fn one_shot_by_parts<L: Lanes>(
 }
 
 /// A one-shot encryption or decryption with `LANES` lanes on `token`; returns the tag. Short
-/// lengths run the short form of [`OneShot`], the rest below [`ONE_SHOT_MAX`] bytes its general
-/// form, longer messages a [`Job`] of [`Run`]. Inlined into each variant's `Sealed::one_shot`
-/// (see there).
+/// lengths run the short form of [`OneShot`], the rest below [`ONE_SHOT_MAX`] bytes (HiAEx2:
+/// at every length) its general form, longer messages a [`Job`] of [`Run`]. Inlined into each
+/// variant's `Sealed::one_shot` (see there).
 #[inline(always)]
 pub(crate) fn one_shot<const LANES: usize>(
     token: Token,
@@ -422,19 +422,34 @@ pub(crate) fn one_shot<const LANES: usize>(
             decrypt,
         })
     } else {
-        let mut pending = Pending::new();
-        pending.ad_len = ad.len() as u64;
-        pending.msg_len = buf.len() as u64;
-        token.dispatch(Run::<LANES>(&mut Job {
-            init: Some((key, nonce)),
-            state: None,
-            pending: &mut pending,
-            absorb: ad,
-            crypt: Some(buf),
-            decrypt,
-            end: End::Tag,
-        }))
+        run_whole::<LANES>(token, key, nonce, ad, Some(buf), decrypt, End::Tag)
     }
+}
+
+/// A whole one-shot computation in the general kernel [`Run`]: `Init(key, nonce)`, absorb
+/// `absorb`, encrypt or decrypt `crypt` if there is one, end with `end` (the AEAD or MAC tag).
+#[inline(always)]
+fn run_whole<const LANES: usize>(
+    token: Token,
+    key: &[u8; 32],
+    nonce: &[u8; 16],
+    absorb: &[u8],
+    crypt: Option<&mut InOutBuf<'_, '_, u8>>,
+    decrypt: bool,
+    end: End<'_>,
+) -> [u8; 16] {
+    let mut pending = Pending::new();
+    pending.ad_len = absorb.len() as u64;
+    pending.msg_len = crypt.as_ref().map_or(0, |buf| buf.len() as u64);
+    token.dispatch(Run::<LANES>(&mut Job {
+        init: Some((key, nonce)),
+        state: None,
+        pending: &mut pending,
+        absorb,
+        crypt,
+        decrypt,
+        end,
+    }))
 }
 
 /// The one-shot MAC with `LANES` lanes on `token`: [`MacOneShot`], or for two lanes from
@@ -449,17 +464,7 @@ pub(crate) fn mac<const LANES: usize>(
     data: &[u8],
 ) -> [u8; 16] {
     if LANES == 2 && data.len() >= ONE_SHOT_MAX {
-        let mut pending = Pending::new();
-        pending.ad_len = data.len() as u64;
-        token.dispatch(Run::<LANES>(&mut Job {
-            init: Some((key, nonce)),
-            state: None,
-            pending: &mut pending,
-            absorb: data,
-            crypt: None,
-            decrypt: false,
-            end: End::MacTag,
-        }))
+        run_whole::<LANES>(token, key, nonce, data, None, false, End::MacTag)
     } else {
         token.dispatch(MacOneShot::<LANES> { key, nonce, data })
     }
@@ -503,11 +508,11 @@ impl<const LANES: usize> LaneOp for MacOneShot<'_, '_, LANES> {
 }
 
 /// The one-shot MAC with a state per part ([`State::PART_BY_PART`]), for at most
-/// [`State::PIECE`] bytes (which the later parts read from the L1 cache), as [`one_shot_by_parts`]:
-/// each part runs `Init`, its share of the data and the first half of the finalization; only
-/// lane 0's state goes on, absorbs the other lanes' block sums and ends with the second
-/// `Diffuse` (the other lanes of a wide state would only absorb zero blocks there, and no
-/// part of the tag comes from them).
+/// [`State::PIECE`] bytes (which the later parts read from the L1 cache), as
+/// [`one_shot_by_parts`]: each part runs `Init`, its share of the data and the first half of
+/// the finalization; only lane 0's state goes on, absorbs the other lanes' block sums and ends
+/// with the second `Diffuse` (the other lanes of a wide state would only absorb zero blocks
+/// there, and no part of the tag comes from them).
 #[inline(always)]
 fn mac_by_parts<L: Lanes>(key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16] {
     let pl = L::Part::LANES;

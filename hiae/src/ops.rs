@@ -65,7 +65,7 @@ impl Pending {
             self.pend_len = 0;
         }
         let full = data.len() - data.len() % block;
-        st.absorb_blocks(&data[..full]);
+        st.absorb_blocks::<true>(&data[..full]);
         let rest = &data[full..];
         // Guarded: a copy of variable length is a `memcpy` call, even of nothing.
         if !rest.is_empty() {
@@ -305,7 +305,7 @@ impl<const LANES: usize, const SHORT: bool> LaneOp for OneShot<'_, '_, '_, '_, '
         if SHORT {
             st.absorb_short(&ad[..full], max);
         } else {
-            st.absorb_blocks(&ad[..full]);
+            st.absorb_blocks::<false>(&ad[..full]);
         }
         st.absorb_last(&ad[full..], 0);
         let full = buf.len() - buf.len() % block;
@@ -500,7 +500,7 @@ impl<const LANES: usize> LaneOp for MacOneShot<'_, '_, LANES> {
         if full <= SHORT_BYTES {
             st.absorb_short(&data[..full], SHORT_BYTES / State::<L>::BLOCK);
         } else {
-            st.absorb_blocks(&data[..full]);
+            st.absorb_blocks::<true>(&data[..full]);
         }
         st.absorb_last(&data[full..], 0);
         st.finalize(true, data.len() as u64, 0)

@@ -136,6 +136,15 @@ impl<L: Lanes> State<L> {
     /// rolled loops over a moving offset instead: the same arithmetic in a tenth of the code.
     const UNROLL: bool = L::REGISTERS > 0;
 
+    /// Whether the plain absorb loop of the MAC kernels writes each update's `S3` and `S13`
+    /// XORs before its two AES rounds rather than after them: the same operations in another
+    /// order, after which LLVM's register allocator spills less where two lanes take two `xmm`
+    /// registers per block (HiAEx2 on AES-NI: 255 instructions and 93 stack accesses per
+    /// 512 bytes instead of 261 and 98). The one-shot AEAD kernel absorbs its associated data
+    /// in the usual order: with the other one, the allocator laid out the decryption loop of
+    /// that kernel anew, and slower (PERFORMANCE.md).
+    const ABSORB_XORS_FIRST: bool = L::PARTS == 2 && L::REGISTERS < 32;
+
     /// Blocks loaded together in the plain encryption loop: pairs for one lane and for
     /// 32-register lane types, single blocks for wider lanes in 16 registers, which measured
     /// faster that way (PERFORMANCE.md: on AMD Zen 4 at 64 KiB, HiAEx2 on AES-NI 185 → 213
@@ -248,19 +257,31 @@ impl<L: Lanes> State<L> {
     /// `Update(x)` at rotation offset `I` (no rotation).
     #[inline(always)]
     fn update_at<const I: usize>(&mut self, x: L) {
-        self.update_idx(I, x);
+        self.update_idx(I, x, false);
     }
 
     /// `Update(x)` at rotation offset `i < 16`: with a constant `i` (the unrolled loops) the
-    /// block indices fold to constants.
+    /// block indices fold to constants. `xors_first` writes the `S3` and `S13` XORs before the
+    /// two rounds instead of after them (see [`Self::ABSORB_XORS_FIRST`]); the result is the
+    /// same, as neither round reads those blocks' new values.
     #[inline(always)]
-    fn update_idx(&mut self, i: usize, x: L) {
+    fn update_idx(&mut self, i: usize, x: L, xors_first: bool) {
+        /// The `S3` and `S13` XORs of the update at offset `i`.
+        #[inline(always)]
+        fn xors<L: Lanes>(s: &mut [L; 16], i: usize, s13: L, x: L) {
+            s[(i + 3) % 16] = s[(i + 3) % 16].xor(x);
+            s[(i + 13) % 16] = s13.xor(x);
+        }
         let s = &mut self.s;
-        let t = s[i].xor(s[(i + 1) % 16]).aes_round(x);
         let s13 = s[(i + 13) % 16];
+        if xors_first {
+            xors(s, i, s13, x);
+        }
+        let t = s[i].xor(s[(i + 1) % 16]).aes_round(x);
         s[i] = s13.aes_round(t);
-        s[(i + 3) % 16] = s[(i + 3) % 16].xor(x);
-        s[(i + 13) % 16] = s13.xor(x);
+        if !xors_first {
+            xors(s, i, s13, x);
+        }
     }
 
     /// `K` consecutive updates (`Update`, `UpdateEnc` or `UpdateDec`, as `step` says) at
@@ -452,9 +473,12 @@ impl<L: Lanes> State<L> {
         self.s[0].xor(self.s[1]).aes_round(self.s[9])
     }
 
-    /// Absorbs `data` (a multiple of [`Self::BLOCK`] bytes) with `Update`.
+    /// Absorbs `data` (a multiple of [`Self::BLOCK`] bytes) with `Update`. `MAC`: the caller
+    /// is a kernel that absorbs MAC input (the general kernel, which also absorbs the streamed
+    /// associated data, and the one-shot MAC), whose loop may take the order of
+    /// [`Self::ABSORB_XORS_FIRST`].
     #[inline(always)]
-    pub(crate) fn absorb_blocks(&mut self, data: &[u8]) {
+    pub(crate) fn absorb_blocks<const MAC: bool>(&mut self, data: &[u8]) {
         debug_assert_eq!(data.len() % Self::BLOCK, 0);
         if !Self::UNROLL {
             self.absorb_rolled(data);
@@ -464,11 +488,11 @@ impl<L: Lanes> State<L> {
         if Self::SPLIT {
             for piece in bulk.chunks(Self::PIECE) {
                 by_parts!(self, |p, I| {
-                    p.absorb_chunks(piece, I, L::PARTS);
+                    p.absorb_chunks::<MAC>(piece, I, L::PARTS);
                 });
             }
         } else {
-            self.absorb_chunks(bulk, 0, 1);
+            self.absorb_chunks::<MAC>(bulk, 0, 1);
         }
         self.absorb_short(rest, TAIL_MAX);
     }
@@ -552,9 +576,10 @@ impl<L: Lanes> State<L> {
     }
 
     /// Absorbs whole chunks of `data` (a multiple of `parts ×` [`Self::CHUNK`] bytes) in which
-    /// this state owns part `h` of every `parts × BLOCK`-byte block (see [`Self::SPLIT`]).
+    /// this state owns part `h` of every `parts × BLOCK`-byte block (see [`Self::SPLIT`]);
+    /// `MAC` as in [`absorb_blocks`](Self::absorb_blocks).
     #[inline(always)]
-    fn absorb_chunks(&mut self, data: &[u8], h: usize, parts: usize) {
+    fn absorb_chunks<const MAC: bool>(&mut self, data: &[u8], h: usize, parts: usize) {
         let chunks = data.chunks_exact(parts * Self::CHUNK);
         if Self::DEFERRED && L::LANES == 1 {
             // Deferred form (`update_deferred_at`; one lane only: wider lanes spilled).
@@ -570,7 +595,8 @@ impl<L: Lanes> State<L> {
             for chunk in chunks {
                 let chunk = &chunk[..parts * Self::CHUNK];
                 unroll16!(I => {
-                    self.update_at::<I>(L::load(&chunk[Self::at(I, h, parts)..]));
+                    let x = L::load(&chunk[Self::at(I, h, parts)..]);
+                    self.update_idx(I, x, MAC && Self::ABSORB_XORS_FIRST);
                 });
             }
         }
@@ -653,7 +679,7 @@ impl<L: Lanes> State<L> {
         let full = data.len() - data.len() % (parts * Self::BLOCK);
         let (blocks, rest) = data.split_at(full);
         let (bulk, tail) = blocks.split_at(full - full % (parts * Self::CHUNK));
-        self.absorb_chunks(bulk, h, parts);
+        self.absorb_chunks::<false>(bulk, h, parts);
         if !tail.is_empty() {
             self.absorb_tail(tail, h, parts, TAIL_MAX);
         }

@@ -58,8 +58,7 @@ mod sealed {
         /// generic callers (the stream, MAC and block APIs) only call it.
         #[allow(private_interfaces)]
         fn run(token: Token, job: &mut Job<'_, '_, '_, '_, '_, '_>) -> [u8; 16];
-        /// The one-shot MAC of `data` on `token` (a kernel of its own, see `MacOneShot`;
-        /// long HiAEx2 MACs run the general kernel, see `ops::mac`).
+        /// The one-shot MAC of `data` on `token` (a kernel of its own, see `MacOneShot`).
         fn mac(token: Token, key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16];
         /// A one-shot encryption or decryption on `token`: the kernel `OneShot` (its short or
         /// general form as the lengths allow) below `ONE_SHOT_MAX` bytes (HiAEx2: at every
@@ -237,7 +236,7 @@ macro_rules! define_cipher {
             }
             #[inline]
             fn mac(token: Token, key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16] {
-                ops::mac::<$lanes>(token, key, nonce, data)
+                token.dispatch(ops::MacOneShot::<$lanes> { key, nonce, data })
             }
             fn one_shot(
                 token: Token,

@@ -2,11 +2,11 @@
 //! [`State`] code with the lane type of the backend, the state in registers from start to end:
 //! - [`OneShot`]: a whole message below [`ONE_SHOT_MAX`] bytes (HiAEx2: of any length),
 //!   encrypted or decrypted;
-//! - [`MacOneShot`]: the one-shot MAC (HiAEx2: below [`ONE_SHOT_MAX`] bytes);
+//! - [`MacOneShot`]: the one-shot MAC;
 //! - [`Run`] of a [`Job`]: one call of a stream, of the incremental MAC or of the block API, or
-//!   a longer one-shot message (HiAEx2: a longer one-shot MAC), whose phases (start from a key
-//!   or a stored state, absorb, encrypt or decrypt, end) are chosen at run time, with the
-//!   partial-block bookkeeping of [`Pending`].
+//!   a longer one-shot message, whose phases (start from a key or a stored state, absorb,
+//!   encrypt or decrypt, end) are chosen at run time, with the partial-block bookkeeping of
+//!   [`Pending`].
 //!
 //! Each kernel holds its own copy of the loops it runs: `Run` and the long form of `OneShot`
 //! each one per variant and backend. The one-shot kernels skip the general kernel's
@@ -422,51 +422,18 @@ pub(crate) fn one_shot<const LANES: usize>(
             decrypt,
         })
     } else {
-        run_whole::<LANES>(token, key, nonce, ad, Some(buf), decrypt, End::Tag)
-    }
-}
-
-/// A whole one-shot computation in the general kernel [`Run`]: `Init(key, nonce)`, absorb
-/// `absorb`, encrypt or decrypt `crypt` if there is one, end with `end` (the AEAD or MAC tag).
-#[inline(always)]
-fn run_whole<const LANES: usize>(
-    token: Token,
-    key: &[u8; 32],
-    nonce: &[u8; 16],
-    absorb: &[u8],
-    crypt: Option<&mut InOutBuf<'_, '_, u8>>,
-    decrypt: bool,
-    end: End<'_>,
-) -> [u8; 16] {
-    let mut pending = Pending::new();
-    pending.ad_len = absorb.len() as u64;
-    pending.msg_len = crypt.as_ref().map_or(0, |buf| buf.len() as u64);
-    token.dispatch(Run::<LANES>(&mut Job {
-        init: Some((key, nonce)),
-        state: None,
-        pending: &mut pending,
-        absorb,
-        crypt,
-        decrypt,
-        end,
-    }))
-}
-
-/// The one-shot MAC with `LANES` lanes on `token`: [`MacOneShot`], or for two lanes from
-/// [`ONE_SHOT_MAX`] bytes on, [`Run`], whose absorb loop on AES-NI (two lanes in sixteen `xmm`
-/// registers, which spill) the register allocator laid out with fewer stack accesses than
-/// that of `MacOneShot` (PERFORMANCE.md).
-#[inline(always)]
-pub(crate) fn mac<const LANES: usize>(
-    token: Token,
-    key: &[u8; 32],
-    nonce: &[u8; 16],
-    data: &[u8],
-) -> [u8; 16] {
-    if LANES == 2 && data.len() >= ONE_SHOT_MAX {
-        run_whole::<LANES>(token, key, nonce, data, None, false, End::MacTag)
-    } else {
-        token.dispatch(MacOneShot::<LANES> { key, nonce, data })
+        let mut pending = Pending::new();
+        pending.ad_len = ad.len() as u64;
+        pending.msg_len = buf.len() as u64;
+        token.dispatch(Run::<LANES>(&mut Job {
+            init: Some((key, nonce)),
+            state: None,
+            pending: &mut pending,
+            absorb: ad,
+            crypt: Some(buf),
+            decrypt,
+            end: End::Tag,
+        }))
     }
 }
 

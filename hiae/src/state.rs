@@ -474,8 +474,8 @@ impl<L: Lanes> State<L> {
     }
 
     /// Absorbs `data` (a multiple of [`Self::BLOCK`] bytes) with `Update`. `MAC`: the caller
-    /// is a kernel that absorbs MAC input (the general kernel, which also absorbs the streamed
-    /// associated data, and the one-shot MAC), whose loop may take the order of
+    /// is a kernel that absorbs MAC input (the one-shot MAC, and the general kernel, which also
+    /// absorbs the streamed associated data), whose loop may take the order of
     /// [`Self::ABSORB_XORS_FIRST`].
     #[inline(always)]
     pub(crate) fn absorb_blocks<const MAC: bool>(&mut self, data: &[u8]) {

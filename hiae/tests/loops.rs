@@ -87,8 +87,7 @@ fn outputs<V: Variant + NewWithBackend>(b: Backend, len: usize) -> Vec<Vec<u8>> 
         .unwrap();
     assert_eq!(short_pt, msg, "{b}: decryption with short associated data");
     let mac = hiae::mac_with_backend::<V>(b, &KEY, &NONCE, &msg).unwrap();
-    // The incremental MAC runs the general kernel; the one-shot MAC its own (HiAEx2: below
-    // 4 KiB).
+    // The incremental MAC runs the general kernel; the one-shot MAC its own.
     let mut m = hiae::GenericMac::<V>::new_with_backend(&KEY, &NONCE, b).unwrap();
     for piece in msg.chunks(16 * V::LANES * 3 + 5) {
         hiae::Mac::update(&mut m, piece);

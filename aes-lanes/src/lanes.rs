@@ -74,6 +74,23 @@ pub trait Lanes: Copy {
     /// If `dst` is shorter than `BYTES`.
     fn store(self, dst: &mut [u8]);
 
+    /// The `BYTES` bytes that start `16 · n` bytes before the end of `prev` in `prev`
+    /// followed by `next`: the last `n` 16-byte blocks of `prev`, then the first
+    /// `LANES − n` of `next` (`0 < n < LANES`). A loop that writes consecutive values to an
+    /// address that is a multiple of 16 but not of `BYTES` stores these instead, at addresses
+    /// that are multiples of `BYTES`, so that no store crosses a cache line.
+    ///
+    /// # Panics
+    /// If `n` is 0 or not below `LANES` (the default implementation).
+    #[inline(always)]
+    fn shift_blocks(prev: Self, next: Self, n: usize) -> Self {
+        assert!(n > 0 && n < Self::LANES);
+        let mut bytes = [0u8; 128];
+        prev.store(&mut bytes[..Self::BYTES]);
+        next.store(&mut bytes[Self::BYTES..]);
+        Self::load(&bytes[Self::BYTES - 16 * n..])
+    }
+
     /// The same 16-byte block in every lane.
     fn broadcast(block: &[u8; 16]) -> Self;
 

@@ -8,6 +8,7 @@ extern crate alloc;
 
 mod mac;
 mod ops;
+mod realign;
 mod state;
 
 pub mod hazmat;

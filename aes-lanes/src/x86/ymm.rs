@@ -41,6 +41,14 @@ impl<const VL: bool> Lanes for Ymm<VL> {
     }
 
     #[inline(always)]
+    fn shift_blocks(prev: Self, next: Self, n: usize) -> Self {
+        debug_assert_eq!(n, 1);
+        // SAFETY: AVX2 checked by the entry point. 0x21: the high half of `prev`, then the
+        // low half of `next`.
+        Ymm(unsafe { _mm256_permute2x128_si256::<0x21>(prev.0, next.0) })
+    }
+
+    #[inline(always)]
     fn broadcast(block: &[u8; 16]) -> Self {
         // SAFETY: 16 readable bytes; AVX2 checked by the entry point.
         Ymm(unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(block.as_ptr().cast())) })

@@ -42,6 +42,15 @@ pub trait Lanes: Copy {
     /// `eor3` on Arm) rather than two XORs.
     const FUSED_XOR3: bool;
 
+    /// Whether a loop writing values to an address 16 bytes past a multiple of `BYTES`
+    /// (or 32, 48) should store them realigned ([`shift_blocks`](Lanes::shift_blocks)) rather
+    /// than across cache lines: true for two lanes in a 256-bit register, where the shuffle
+    /// is one instruction off the AES ports. On AMD Zen 4 a 512-bit shuffle issued on a
+    /// port the 512-bit AES rounds need, and four lanes realigned ran slower than their
+    /// stores across lines (HiAEx4 encryption, 64 KiB at 32 bytes past a 64-byte boundary:
+    /// 1321 instead of 1183 ns).
+    const REALIGN_STORES: bool = false;
+
     /// The single-register value this one is made of: `L` for [`Wide<L, N>`](crate::Wide),
     /// `Self` for everything else.
     type Part: Lanes;
@@ -77,8 +86,10 @@ pub trait Lanes: Copy {
     /// The `BYTES` bytes that start `16 · n` bytes before the end of `prev` in `prev`
     /// followed by `next`: the last `n` 16-byte blocks of `prev`, then the first
     /// `LANES − n` of `next` (`0 < n < LANES`). A loop that writes consecutive values to an
-    /// address that is a multiple of 16 but not of `BYTES` stores these instead, at addresses
-    /// that are multiples of `BYTES`, so that no store crosses a cache line.
+    /// address that is a multiple of 16 but not of `BYTES` can store these instead, at
+    /// addresses that are multiples of `BYTES`, so that no store crosses a cache line
+    /// ([`Self::REALIGN_STORES`] says where that pays). This default goes through memory;
+    /// lane types that realign override it with a register shuffle.
     ///
     /// # Panics
     /// If `n` is 0 or not below `LANES` (the default implementation).

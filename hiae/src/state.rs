@@ -849,9 +849,10 @@ impl<L: Lanes> State<L> {
     }
 
     /// How many blocks the encryption loop shifts its output stores by ([`Realign`]): where
-    /// the lanes' register is wider than a block, the output address is a multiple of 16 but
-    /// not of the register's width (`BYTES`), the loop writes whole registers (`parts` 1, a
-    /// one-part lane type) and goes over at least [`REALIGN_MIN`] bytes. 0 (no shift)
+    /// the lane type realigns ([`Lanes::REALIGN_STORES`]: two lanes in a 256-bit register),
+    /// the output address is a multiple of 16 but not of the register's width (`BYTES`), the
+    /// loop writes whole registers (`parts` 1, a one-part lane type) and goes over at least
+    /// [`REALIGN_MIN`] bytes. 0 (no shift)
     /// otherwise. Below that length the stores crossing cache lines cost less than the
     /// realigned loop's start (HiAEx2 on AMD Zen 4, 16 bytes past a 32-byte boundary: 1 KiB
     /// in 64 instead of 57 ns, 8 KiB in 212 instead of 237). The decryption loop, bound by
@@ -860,7 +861,7 @@ impl<L: Lanes> State<L> {
     /// it is.
     #[inline(always)]
     fn shift_for(buf: &mut InOutBuf<'_, '_, u8>, parts: usize) -> usize {
-        if !(Self::UNROLL && L::LANES > 1 && L::PARTS == 1) || parts != 1 {
+        if !(Self::UNROLL && L::REALIGN_STORES && L::PARTS == 1) || parts != 1 {
             return 0;
         }
         if buf.len() < REALIGN_MIN {

@@ -19,6 +19,7 @@ impl<const VL: bool> Lanes for Ymm<VL> {
     const LANES: usize = 2;
     const REGISTERS: usize = if VL { 32 } else { 16 };
     const FUSED_XOR3: bool = VL;
+    const REALIGN_STORES: bool = true;
 
     #[inline(always)]
     fn zero() -> Self {

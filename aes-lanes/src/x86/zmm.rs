@@ -37,22 +37,6 @@ impl Lanes for Zmm {
     }
 
     #[inline(always)]
-    fn shift_blocks(prev: Self, next: Self, n: usize) -> Self {
-        debug_assert!(n > 0 && n < 4);
-        // Quadword `k` of the result is quadword `8 − 2n + k` of `prev` followed by `next`
-        // (indices from 8 select `next`).
-        let first = (8 - 2 * n) as i64;
-        // SAFETY: AVX-512F checked by the entry point.
-        unsafe {
-            let idx = _mm512_add_epi64(
-                _mm512_set1_epi64(first),
-                _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
-            );
-            Zmm(_mm512_permutex2var_epi64(prev.0, idx, next.0))
-        }
-    }
-
-    #[inline(always)]
     fn broadcast(block: &[u8; 16]) -> Self {
         // SAFETY: 16 readable bytes; AVX-512F checked by the entry point.
         Zmm(unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(block.as_ptr().cast())) })

@@ -98,9 +98,11 @@ impl<const N: usize> LaneOp for Program<N> {
         let sliced = L::transpose_words([x, y, z, bc]);
         let stepped = L::aes128_key_step_sliced(sliced, 0x80);
         let back = L::transpose_words(L::aes128_key_step_sliced(stepped, 0x1b));
+        let shifted = (1..L::LANES).map(|n| L::shift_blocks(x, y, n));
         let mut out = Vec::new();
         let mut buf = [0u8; 64];
-        for r in results.into_iter().chain(sliced).chain(stepped).chain(back) {
+        let all = results.into_iter().chain(shifted);
+        for r in all.chain(sliced).chain(stepped).chain(back) {
             r.store(&mut buf);
             out.extend_from_slice(&buf[..L::BYTES]);
             out.extend_from_slice(&r.fold_xor());

@@ -42,8 +42,8 @@ pub trait Lanes: Copy {
     /// `eor3` on Arm) rather than two XORs.
     const FUSED_XOR3: bool;
 
-    /// Whether a loop writing values to an address 16 bytes past a multiple of `BYTES`
-    /// (or 32, 48) should store them realigned ([`shift_blocks`](Lanes::shift_blocks)) rather
+    /// Whether a loop writing values to an address that is a multiple of 16 but not of
+    /// `BYTES` should store them realigned ([`shift_blocks`](Lanes::shift_blocks)) rather
     /// than across cache lines: true for two lanes in a 256-bit register, where the shuffle
     /// is one instruction off the AES ports. On AMD Zen 4 a 512-bit shuffle issued on a
     /// port the 512-bit AES rounds need, and four lanes realigned ran slower than their

@@ -2,9 +2,9 @@
 //!
 //! The encryption loop stores one register (`Lanes::BYTES` bytes) per update. Where the
 //! output address is a multiple of 16 but not of the register's width, every other 32-byte
-//! store (every 64-byte one) crosses a cache line, and on AMD Zen 4 the loop's loads wait
-//! behind such stores: HiAEx2 encryption of 64 KiB on VAES-AVX2 ran at 270 instead of 420
-//! Gbps (PERFORMANCE.md). [`Realign`] writes the same bytes with stores at multiples of the
+//! store crosses a cache line, and on AMD Zen 4 the loop's loads wait behind such stores:
+//! HiAEx2 encryption of 64 KiB on VAES-AVX2 ran at 276 instead of 419 Gbps (PERFORMANCE.md).
+//! Lane types say whether they realign ([`Lanes::REALIGN_STORES`]). [`Realign`] writes the same bytes with stores at multiples of the
 //! width instead: from the second chunk on, each store takes the last blocks of the previous
 //! register and the first blocks of the current one ([`Lanes::shift_blocks`]); the first
 //! chunk is stored as it is, and the last blocks of the final register after the loop.

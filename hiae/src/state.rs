@@ -852,13 +852,12 @@ impl<L: Lanes> State<L> {
     /// the lane type realigns ([`Lanes::REALIGN_STORES`]: two lanes in a 256-bit register),
     /// the output address is a multiple of 16 but not of the register's width (`BYTES`), the
     /// loop writes whole registers (`parts` 1, a one-part lane type) and goes over at least
-    /// [`REALIGN_MIN`] bytes. 0 (no shift)
-    /// otherwise. Below that length the stores crossing cache lines cost less than the
-    /// realigned loop's start (HiAEx2 on AMD Zen 4, 16 bytes past a 32-byte boundary: 1 KiB
-    /// in 64 instead of 57 ns, 8 KiB in 212 instead of 237). The decryption loop, bound by
-    /// its dependency chain, gained less (64 KiB: 1817 instead of 2046 ns) and its parked
-    /// form spilled more with a realigned loop beside it in the same kernel, so it stores as
-    /// it is.
+    /// [`REALIGN_MIN`] bytes; 0 (no shift) otherwise. Below that length the stores crossing
+    /// cache lines cost less than the realigned loop's start (HiAEx2 on AMD Zen 4, 16 bytes
+    /// past a 32-byte boundary: 1 KiB in 64 instead of 57 ns, 8 KiB in 212 instead of 237).
+    /// The decryption loop, bound by its dependency chain, gained less (64 KiB: 1817 instead
+    /// of 2046 ns) and its parked form spilled more with a realigned loop beside it in the
+    /// same kernel, so it stores as it is.
     #[inline(always)]
     fn shift_for(buf: &mut InOutBuf<'_, '_, u8>, parts: usize) -> usize {
         if !(Self::UNROLL && L::REALIGN_STORES && L::PARTS == 1) || parts != 1 {

@@ -11,27 +11,12 @@ mod common;
 
 use hiae::aead::inout::InOutBuf;
 use hiae::stream::{Encryptor, UnverifiedDecryptor};
-use hiae::{Backend, Hiae, HiaeX2, HiaeX4, Variant};
+use hiae::{Hiae, HiaeX2, HiaeX4, Variant};
 
-use common::NewWithBackend;
+use common::{NewWithBackend, data, reference};
 
 const KEY: [u8; 32] = [0x3c; 32];
 const NONCE: [u8; 16] = [0x96; 16];
-
-/// Bytes that differ from block to block.
-fn data(len: usize, seed: u8) -> Vec<u8> {
-    (0..len)
-        .map(|i| (i as u32).wrapping_mul(2_246_822_519).to_le_bytes()[2] ^ seed)
-        .collect()
-}
-
-fn reference() -> Backend {
-    if Backend::AesNi.is_available() {
-        Backend::AesNi
-    } else {
-        Backend::Portable
-    }
-}
 
 /// A buffer with room for `len` bytes at any offset below 128 from a 64-byte boundary.
 struct Arena(Vec<u8>, usize);

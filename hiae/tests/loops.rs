@@ -14,17 +14,10 @@ mod common;
 use hiae::stream::Encryptor;
 use hiae::{Backend, Hiae, HiaeX2, HiaeX4, Variant};
 
-use common::NewWithBackend;
+use common::{NewWithBackend, data, reference};
 
 const KEY: [u8; 32] = [0x5a; 32];
 const NONCE: [u8; 16] = [0xc3; 16];
-
-/// Bytes that differ from block to block (a repeating pattern could hide a lane mix-up).
-fn data(len: usize, seed: u8) -> Vec<u8> {
-    (0..len)
-        .map(|i| (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()[1] ^ seed)
-        .collect()
-}
 
 /// Lengths around the `256·d`-byte chunk: none, tails only (the longest the short one-shot
 /// kernel takes, then longer), one chunk, two chunks (pending XORs cross a chunk boundary) plus
@@ -49,14 +42,6 @@ fn lengths<V: Variant>() -> Vec<usize> {
         16 * 1024 + 16 * V::LANES + 5,
     ];
     all[..if cfg!(miri) { 7 } else { 10 }].to_vec()
-}
-
-fn reference() -> Backend {
-    if Backend::AesNi.is_available() {
-        Backend::AesNi
-    } else {
-        Backend::Portable
-    }
 }
 
 /// Everything one backend computes for one length: ciphertext, tag, decryption, MAC, and the

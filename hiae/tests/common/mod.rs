@@ -91,6 +91,24 @@ pub fn backends() -> Vec<Backend> {
         .collect()
 }
 
+/// The backend other backends' bulk loops are checked against: AES-NI (plain loop forms)
+/// where the machine (or, under Miri, the compile-time target features) has it, else the
+/// portable one.
+pub fn reference() -> Backend {
+    if Backend::AesNi.is_available() {
+        Backend::AesNi
+    } else {
+        Backend::Portable
+    }
+}
+
+/// `len` bytes that differ from block to block (a repeating pattern could hide a lane mix-up).
+pub fn data(len: usize, seed: u8) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()[1] ^ seed)
+        .collect()
+}
+
 /// Cipher instances of `V` on every available backend.
 pub fn ciphers<V: Variant + NewWithBackend>(key: &[u8; 32]) -> Vec<V> {
     backends()

@@ -60,6 +60,26 @@ impl Lanes for Neon {
     }
 
     #[inline(always)]
+    fn from_words(words: &[u64; 2 * crate::MAX_LANES]) -> Self {
+        // SAFETY: NEON is part of the aarch64 targets this module is compiled for.
+        Neon(unsafe {
+            vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(words[0]), vcreate_u64(words[1])))
+        })
+    }
+
+    #[inline(always)]
+    fn to_words(self) -> [u64; 2 * crate::MAX_LANES] {
+        let mut w = [0u64; 2 * crate::MAX_LANES];
+        // SAFETY: NEON is part of the aarch64 targets this module is compiled for.
+        unsafe {
+            let x = vreinterpretq_u64_u8(self.0);
+            w[0] = vgetq_lane_u64::<0>(x);
+            w[1] = vgetq_lane_u64::<1>(x);
+        }
+        w
+    }
+
+    #[inline(always)]
     fn broadcast(block: &[u8; 16]) -> Self {
         Self::load(block)
     }
@@ -167,6 +187,16 @@ impl Lanes for NeonSha3 {
     #[inline(always)]
     fn store(self, dst: &mut [u8]) {
         self.0.store(dst)
+    }
+
+    #[inline(always)]
+    fn from_words(words: &[u64; 2 * crate::MAX_LANES]) -> Self {
+        NeonSha3(Neon::from_words(words))
+    }
+
+    #[inline(always)]
+    fn to_words(self) -> [u64; 2 * crate::MAX_LANES] {
+        self.0.to_words()
     }
 
     #[inline(always)]

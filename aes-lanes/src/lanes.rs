@@ -325,6 +325,33 @@ pub trait Lanes: Copy {
         out
     }
 
+    /// The value whose bytes, in memory order, are the little-endian 64-bit words
+    /// `words[.. BYTES / 8]` (the rest is ignored). Lane types in registers override it with
+    /// register moves, so that a value put together from general-purpose registers does not
+    /// go through memory: a vector load of bytes written just before by narrower stores
+    /// cannot take its data from the store buffer and waits until those stores retire.
+    #[inline(always)]
+    fn from_words(words: &[u64; 2 * MAX_LANES]) -> Self {
+        let mut buf = [0u8; 16 * MAX_LANES];
+        for (b, w) in buf.chunks_exact_mut(8).zip(words) {
+            b.copy_from_slice(&w.to_le_bytes());
+        }
+        Self::load(&buf)
+    }
+
+    /// The bytes of `self` as little-endian 64-bit words (`BYTES / 8` of them, then zeros):
+    /// the inverse of [`from_words`](Lanes::from_words).
+    #[inline(always)]
+    fn to_words(self) -> [u64; 2 * MAX_LANES] {
+        let mut buf = [0u8; 16 * MAX_LANES];
+        self.store(&mut buf);
+        let mut words = [0u64; 2 * MAX_LANES];
+        for (w, b) in words.iter_mut().zip(buf.chunks_exact(8)) {
+            *w = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+        }
+        words
+    }
+
     /// `block` in lane 0, zero in every other lane.
     #[inline(always)]
     fn first_lane(block: &[u8; 16]) -> Self {

@@ -1,6 +1,6 @@
 //! [`Wide`]: several narrower lane values side by side.
 
-use crate::Lanes;
+use crate::{Lanes, MAX_LANES};
 
 /// `N` values of `L` side by side, acting as one value of `N × L::LANES` lanes.
 ///
@@ -96,6 +96,28 @@ impl<L: Lanes, const N: usize> Lanes for Wide<L, N> {
         for i in 0..N {
             self.0[i].store(&mut dst[i * L::BYTES..]);
         }
+    }
+
+    #[inline(always)]
+    fn from_words(words: &[u64; 2 * MAX_LANES]) -> Self {
+        let k = L::BYTES / 8;
+        let mut out = [L::zero(); N];
+        for (i, o) in out.iter_mut().enumerate() {
+            let mut part = [0u64; 2 * MAX_LANES];
+            part[..k].copy_from_slice(&words[i * k..(i + 1) * k]);
+            *o = L::from_words(&part);
+        }
+        Wide(out)
+    }
+
+    #[inline(always)]
+    fn to_words(self) -> [u64; 2 * MAX_LANES] {
+        let k = L::BYTES / 8;
+        let mut words = [0u64; 2 * MAX_LANES];
+        for i in 0..N {
+            words[i * k..(i + 1) * k].copy_from_slice(&self.0[i].to_words()[..k]);
+        }
+        words
     }
 
     #[inline(always)]

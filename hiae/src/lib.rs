@@ -10,6 +10,7 @@ mod mac;
 mod ops;
 mod realign;
 mod state;
+mod tail;
 
 pub mod hazmat;
 pub mod stream;

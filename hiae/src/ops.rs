@@ -307,7 +307,7 @@ impl<const LANES: usize, const SHORT: bool> LaneOp for OneShot<'_, '_, '_, '_, '
         } else {
             st.absorb_blocks::<false>(&ad[..full]);
         }
-        st.absorb_last(&ad[full..], 0);
+        st.absorb_last(&ad[full..], 0, 1);
         let full = buf.len() - buf.len() % block;
         let (blocks, mut tail) = buf.reborrow().split_at(full);
         match (SHORT, decrypt) {
@@ -318,19 +318,10 @@ impl<const LANES: usize, const SHORT: bool> LaneOp for OneShot<'_, '_, '_, '_, '
         }
         if !tail.is_empty() {
             // The final partial block: keystream XOR, then `Update` of the zero-padded
-            // plaintext. (`one_shot_by_parts` does this for a part's bytes; one method for
-            // both, with the part's byte range, made one-lane 64-byte encryption 6–10 %
-            // slower in the bench build.)
-            let mut ks = [0u8; 16 * MAX_LANES];
-            st.keystream().store(&mut ks);
-            let mut pad = [0u8; 16 * MAX_LANES];
-            for i in 0..tail.len() {
-                let x = tail.get_in()[i];
-                let y = x ^ ks[i];
-                tail.get_out()[i] = y;
-                pad[i] = if decrypt { y } else { x };
-            }
-            st.update(L::load(&pad));
+            // plaintext, in general-purpose registers (`tail`). (`one_shot_by_parts` does this
+            // for a part's bytes; one method for both, with the part's byte range, made
+            // one-lane 64-byte encryption 6–10 % slower in the bench build.)
+            st.crypt_last(&mut tail, decrypt);
         }
         // The two lengths are read as two 8-byte loads (`black_box` keeps LLVM from merging
         // them into one 16-byte load): the caller wrote them with separate stores just
@@ -469,7 +460,7 @@ impl<const LANES: usize> LaneOp for MacOneShot<'_, '_, LANES> {
         } else {
             st.absorb_blocks::<true>(&data[..full]);
         }
-        st.absorb_last(&data[full..], 0);
+        st.absorb_last(&data[full..], 0, 1);
         st.finalize(true, data.len() as u64, 0)
     }
 }

@@ -42,6 +42,23 @@ impl<const VL: bool> Lanes for Xmm<VL> {
     }
 
     #[inline(always)]
+    fn from_words(words: &[u64; 2 * crate::MAX_LANES]) -> Self {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        Xmm(unsafe { _mm_set_epi64x(words[1] as i64, words[0] as i64) })
+    }
+
+    #[inline(always)]
+    fn to_words(self) -> [u64; 2 * crate::MAX_LANES] {
+        let mut w = [0u64; 2 * crate::MAX_LANES];
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe {
+            w[0] = _mm_cvtsi128_si64(self.0) as u64;
+            w[1] = _mm_cvtsi128_si64(_mm_unpackhi_epi64(self.0, self.0)) as u64;
+        }
+        w
+    }
+
+    #[inline(always)]
     fn broadcast(block: &[u8; 16]) -> Self {
         Self::load(block)
     }

@@ -42,6 +42,30 @@ impl<const VL: bool> Lanes for Ymm<VL> {
     }
 
     #[inline(always)]
+    fn from_words(words: &[u64; 2 * crate::MAX_LANES]) -> Self {
+        let w = |i: usize| words[i] as i64;
+        // SAFETY: AVX checked by the entry point.
+        Ymm(unsafe { _mm256_set_epi64x(w(3), w(2), w(1), w(0)) })
+    }
+
+    #[inline(always)]
+    fn to_words(self) -> [u64; 2 * crate::MAX_LANES] {
+        let mut w = [0u64; 2 * crate::MAX_LANES];
+        // SAFETY: AVX2 checked by the entry point.
+        unsafe {
+            let halves = [
+                _mm256_castsi256_si128(self.0),
+                _mm256_extracti128_si256::<1>(self.0),
+            ];
+            for (h, x) in halves.into_iter().enumerate() {
+                w[2 * h] = _mm_cvtsi128_si64(x) as u64;
+                w[2 * h + 1] = _mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)) as u64;
+            }
+        }
+        w
+    }
+
+    #[inline(always)]
     fn shift_blocks(prev: Self, next: Self, n: usize) -> Self {
         debug_assert_eq!(n, 1);
         // SAFETY: AVX2 checked by the entry point. 0x21: the high half of `prev`, then the

@@ -37,6 +37,32 @@ impl Lanes for Zmm {
     }
 
     #[inline(always)]
+    fn from_words(words: &[u64; 2 * crate::MAX_LANES]) -> Self {
+        let w = |i: usize| words[i] as i64;
+        // SAFETY: AVX-512F checked by the entry point.
+        Zmm(unsafe { _mm512_set_epi64(w(7), w(6), w(5), w(4), w(3), w(2), w(1), w(0)) })
+    }
+
+    #[inline(always)]
+    fn to_words(self) -> [u64; 2 * crate::MAX_LANES] {
+        let mut w = [0u64; 2 * crate::MAX_LANES];
+        // SAFETY: AVX-512F (and the AVX2 it implies) checked by the entry point.
+        unsafe {
+            let quarters = [
+                _mm512_castsi512_si128(self.0),
+                _mm512_extracti32x4_epi32::<1>(self.0),
+                _mm512_extracti32x4_epi32::<2>(self.0),
+                _mm512_extracti32x4_epi32::<3>(self.0),
+            ];
+            for (q, x) in quarters.into_iter().enumerate() {
+                w[2 * q] = _mm_cvtsi128_si64(x) as u64;
+                w[2 * q + 1] = _mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)) as u64;
+            }
+        }
+        w
+    }
+
+    #[inline(always)]
     fn broadcast(block: &[u8; 16]) -> Self {
         // SAFETY: 16 readable bytes; AVX-512F checked by the entry point.
         Zmm(unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(block.as_ptr().cast())) })

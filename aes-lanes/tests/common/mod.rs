@@ -72,6 +72,9 @@ impl<const N: usize> LaneOp for Program<N> {
         let z = L::load(&self.c);
         let block: [u8; 16] = self.c[..16].try_into().unwrap();
         let bc = L::broadcast(&block);
+        let words: [u64; 8] = core::array::from_fn(|i| {
+            u64::from_le_bytes(self.b[8 * i..8 * i + 8].try_into().unwrap())
+        });
         let results = [
             x,
             x.xor(y),
@@ -84,6 +87,8 @@ impl<const N: usize> LaneOp for Program<N> {
             bc,
             L::zero(),
             L::first_lane(&block),
+            L::from_words(&words),
+            L::from_words(&x.aes_round(z).to_words()),
             x.aes_round_last(y),
             x.aes128_key_step(0x01),
             y.aes128_key_step(0x1b).aes128_key_step(0x36),
@@ -108,6 +113,9 @@ impl<const N: usize> LaneOp for Program<N> {
             out.extend_from_slice(&r.fold_xor());
             for l in 0..L::LANES {
                 out.extend_from_slice(&r.lane(l));
+            }
+            for w in r.to_words() {
+                out.extend_from_slice(&w.to_le_bytes());
             }
         }
         // Many rounds in a row (checks that values survive long dependency chains).

@@ -5,6 +5,22 @@ use core::arch::x86_64::*;
 use crate::Lanes;
 use crate::lanes::SLICED_ROT_WORD;
 
+/// The little-endian 64-bit words of `blocks` in order (two per block, then zeros): the
+/// `to_words` of every x86 lane type, whose wider registers are split into 128-bit blocks
+/// first.
+#[inline(always)]
+pub(super) fn words_of(blocks: &[__m128i]) -> [u64; 2 * crate::MAX_LANES] {
+    let mut w = [0u64; 2 * crate::MAX_LANES];
+    for (i, &x) in blocks.iter().enumerate() {
+        // SAFETY: SSE2 is part of the x86-64 baseline.
+        unsafe {
+            w[2 * i] = _mm_cvtsi128_si64(x) as u64;
+            w[2 * i + 1] = _mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)) as u64;
+        }
+    }
+    w
+}
+
 /// One 128-bit lane in an SSE register; AES through `aesenc`.
 ///
 /// `VL = true` is the VAES-AVX512 tier's form (AVX-512VL available): three-way XORs are one
@@ -49,13 +65,7 @@ impl<const VL: bool> Lanes for Xmm<VL> {
 
     #[inline(always)]
     fn to_words(self) -> [u64; 2 * crate::MAX_LANES] {
-        let mut w = [0u64; 2 * crate::MAX_LANES];
-        // SAFETY: SSE2 is part of the x86-64 baseline.
-        unsafe {
-            w[0] = _mm_cvtsi128_si64(self.0) as u64;
-            w[1] = _mm_cvtsi128_si64(_mm_unpackhi_epi64(self.0, self.0)) as u64;
-        }
-        w
+        words_of(&[self.0])
     }
 
     #[inline(always)]

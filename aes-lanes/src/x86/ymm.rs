@@ -50,19 +50,14 @@ impl<const VL: bool> Lanes for Ymm<VL> {
 
     #[inline(always)]
     fn to_words(self) -> [u64; 2 * crate::MAX_LANES] {
-        let mut w = [0u64; 2 * crate::MAX_LANES];
         // SAFETY: AVX2 checked by the entry point.
-        unsafe {
-            let halves = [
+        let halves = unsafe {
+            [
                 _mm256_castsi256_si128(self.0),
                 _mm256_extracti128_si256::<1>(self.0),
-            ];
-            for (h, x) in halves.into_iter().enumerate() {
-                w[2 * h] = _mm_cvtsi128_si64(x) as u64;
-                w[2 * h + 1] = _mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)) as u64;
-            }
-        }
-        w
+            ]
+        };
+        super::xmm::words_of(&halves)
     }
 
     #[inline(always)]

@@ -45,21 +45,16 @@ impl Lanes for Zmm {
 
     #[inline(always)]
     fn to_words(self) -> [u64; 2 * crate::MAX_LANES] {
-        let mut w = [0u64; 2 * crate::MAX_LANES];
-        // SAFETY: AVX-512F (and the AVX2 it implies) checked by the entry point.
-        unsafe {
-            let quarters = [
+        // SAFETY: AVX-512F checked by the entry point.
+        let quarters = unsafe {
+            [
                 _mm512_castsi512_si128(self.0),
                 _mm512_extracti32x4_epi32::<1>(self.0),
                 _mm512_extracti32x4_epi32::<2>(self.0),
                 _mm512_extracti32x4_epi32::<3>(self.0),
-            ];
-            for (q, x) in quarters.into_iter().enumerate() {
-                w[2 * q] = _mm_cvtsi128_si64(x) as u64;
-                w[2 * q + 1] = _mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x)) as u64;
-            }
-        }
-        w
+            ]
+        };
+        super::xmm::words_of(&quarters)
     }
 
     #[inline(always)]

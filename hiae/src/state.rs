@@ -35,6 +35,13 @@ const TAIL_MAX: usize = 15;
 /// over the piece in turn, so the later ones read it from L1 (16 KiB for HiAEx4).
 const SPLIT_PIECE: usize = 16;
 
+/// Chunks per piece for encryption and decryption part by part when the output is another
+/// buffer than the input (4 KiB for HiAEx4). The first part's pass brings both the input and
+/// the output lines of a piece into L1, which the later passes write again: with 16 KiB of
+/// each the later passes found part of them evicted (64 KiB to 1 MiB out of place: 10 to 14 %
+/// longer, PERFORMANCE.md); in place, the output lines are the input lines.
+const SPLIT_PIECE_APART: usize = 4;
+
 /// Shortest run of whole chunks whose output the encryption loop realigns ([`Realign`]).
 const REALIGN_MIN: usize = 8192;
 
@@ -700,8 +707,14 @@ impl<L: Lanes> State<L> {
         let bulk_len = buf.len() - buf.len() % Self::CHUNK;
         let (mut bulk, tail) = buf.split_at(bulk_len);
         if Self::SPLIT {
+            let in_place = bulk.get_in().as_ptr() == bulk.get_out().as_ptr();
+            let piece = if in_place {
+                Self::PIECE
+            } else {
+                SPLIT_PIECE_APART * Self::CHUNK
+            };
             while !bulk.is_empty() {
-                let n = bulk.len().min(Self::PIECE);
+                let n = bulk.len().min(piece);
                 let (mut piece, rest) = bulk.split_at(n);
                 bulk = rest;
                 by_parts!(self, |p, I| {

@@ -36,10 +36,11 @@ const TAIL_MAX: usize = 15;
 const SPLIT_PIECE: usize = 16;
 
 /// Chunks per piece for encryption and decryption part by part when the output is another
-/// buffer than the input (4 KiB for HiAEx4). The first part's pass brings both the input and
-/// the output lines of a piece into L1, which the later passes write again: with 16 KiB of
-/// each the later passes found part of them evicted (64 KiB to 1 MiB out of place: 10 to 14 %
-/// longer, PERFORMANCE.md); in place, the output lines are the input lines.
+/// buffer than the input (4 KiB for HiAEx4). The first part's pass brings the input and the
+/// output lines of a piece into L1 and the later passes use them again; out of place a 16 KiB
+/// piece is 32 KiB of lines, as much as the L1 data cache of current x86 cores, and 64 KiB
+/// to 1 MiB messages took 10 to 14 % longer than with 4 KiB pieces (PERFORMANCE.md). In
+/// place the output lines are the input lines, and the longer piece measured faster.
 const SPLIT_PIECE_APART: usize = 4;
 
 /// Shortest run of whole chunks whose output the encryption loop realigns ([`Realign`]).

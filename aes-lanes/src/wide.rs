@@ -121,6 +121,26 @@ impl<L: Lanes, const N: usize> Lanes for Wide<L, N> {
     }
 
     #[inline(always)]
+    fn shift_blocks(prev: Self, next: Self, n: usize) -> Self {
+        assert!(n > 0 && n < Self::LANES);
+        // Part by part: the parts of `prev` then `next` as one sequence, read from lane
+        // `LANES - n` of it on, whole parts or a part's last blocks and the next one's first.
+        let per = L::LANES;
+        let start = Self::LANES - n;
+        let (first, within) = (start / per, start % per);
+        let seq = |k: usize| if k < N { prev.0[k] } else { next.0[k - N] };
+        let mut out = [L::zero(); N];
+        for j in 0..N {
+            out[j] = if within == 0 {
+                seq(first + j)
+            } else {
+                L::shift_blocks(seq(first + j), seq(first + j + 1), per - within)
+            };
+        }
+        Wide(out)
+    }
+
+    #[inline(always)]
     fn broadcast(block: &[u8; 16]) -> Self {
         Wide([L::broadcast(block); N])
     }

@@ -9,6 +9,7 @@ extern crate alloc;
 mod mac;
 mod ops;
 mod realign;
+mod skew;
 mod state;
 mod tail;
 

@@ -148,7 +148,7 @@ impl<L: Lanes> State<L> {
     /// offsets let the state stay in registers. Lane types without vector registers (the
     /// portable backend, whose 64-byte values live in memory and whose rounds are calls) run
     /// rolled loops over a moving offset instead: the same arithmetic in a tenth of the code.
-    const UNROLL: bool = L::REGISTERS > 0;
+    pub(crate) const UNROLL: bool = L::REGISTERS > 0;
 
     /// Whether the plain absorb loop of the MAC kernels writes each update's `S3` and `S13`
     /// XORs before its two AES rounds rather than after them: the same operations in another
@@ -273,6 +273,17 @@ impl<L: Lanes> State<L> {
         for (i, b) in self.s.iter().enumerate() {
             b.store(&mut bytes[i * Self::BLOCK..]);
         }
+    }
+
+    /// The state whose block `i` is [`Lanes::shift_blocks`]`(a[i], b[i], n)`: the last `n`
+    /// lanes of `a`, then the first `LANES - n` of `b`.
+    #[inline(always)]
+    pub(crate) fn shift_lanes(a: &Self, b: &Self, n: usize) -> Self {
+        let mut s = a.s;
+        for (x, y) in s.iter_mut().zip(b.s.iter()) {
+            *x = L::shift_blocks(*x, *y, n);
+        }
+        State { s }
     }
 
     /// `Update(x)` at rotation offset `I` (no rotation).
@@ -510,6 +521,13 @@ impl<L: Lanes> State<L> {
     /// [`Self::ABSORB_XORS_FIRST`].
     #[inline(always)]
     pub(crate) fn absorb_blocks<const MAC: bool>(&mut self, data: &[u8]) {
+        self.absorb_aligned::<MAC>(data);
+    }
+
+    /// [`absorb_blocks`](Self::absorb_blocks) with the lanes in the order they are: whole
+    /// chunks (part by part where [`Self::SPLIT`]), then the remaining blocks.
+    #[inline(always)]
+    pub(crate) fn absorb_run<const MAC: bool>(&mut self, data: &[u8]) {
         debug_assert_eq!(data.len() % Self::BLOCK, 0);
         if !Self::UNROLL {
             self.absorb_rolled(data);
@@ -686,20 +704,20 @@ impl<L: Lanes> State<L> {
     /// through memory around it, measured markedly slower.
     #[inline(always)]
     pub(crate) fn enc_blocks(&mut self, buf: InOutBuf<'_, '_, u8>) {
-        self.crypt_blocks::<false>(buf);
+        self.crypt_aligned::<false>(buf);
     }
 
     /// Decrypts `buf` (a multiple of [`Self::BLOCK`] bytes), input side to output side as
     /// [`enc_blocks`](Self::enc_blocks).
     #[inline(always)]
     pub(crate) fn dec_blocks(&mut self, buf: InOutBuf<'_, '_, u8>) {
-        self.crypt_blocks::<true>(buf);
+        self.crypt_aligned::<true>(buf);
     }
 
     /// [`enc_blocks`](Self::enc_blocks) (`DEC = false`) or [`dec_blocks`](Self::dec_blocks):
     /// whole chunks (part by part where [`Self::SPLIT`]), then the remaining blocks.
     #[inline(always)]
-    fn crypt_blocks<const DEC: bool>(&mut self, buf: InOutBuf<'_, '_, u8>) {
+    pub(crate) fn crypt_blocks<const DEC: bool>(&mut self, buf: InOutBuf<'_, '_, u8>) {
         debug_assert_eq!(buf.len() % Self::BLOCK, 0);
         if !Self::UNROLL {
             self.crypt_rolled::<DEC>(buf);

@@ -58,6 +58,20 @@ impl Lanes for Zmm {
     }
 
     #[inline(always)]
+    fn shift_blocks(prev: Self, next: Self, n: usize) -> Self {
+        // SAFETY: AVX-512F checked by the entry point. `valignq` takes eight quadwords of
+        // `next:prev` from quadword `2 (4 - n)` of `prev` on.
+        Zmm(unsafe {
+            match n {
+                1 => _mm512_alignr_epi64::<6>(next.0, prev.0),
+                2 => _mm512_alignr_epi64::<4>(next.0, prev.0),
+                3 => _mm512_alignr_epi64::<2>(next.0, prev.0),
+                _ => panic!("shift_blocks: n must be 1, 2 or 3"),
+            }
+        })
+    }
+
+    #[inline(always)]
     fn broadcast(block: &[u8; 16]) -> Self {
         // SAFETY: 16 readable bytes; AVX-512F checked by the entry point.
         Zmm(unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(block.as_ptr().cast())) })

@@ -88,8 +88,10 @@ pub trait Lanes: Copy {
     /// `LANES − n` of `next` (`0 < n < LANES`). A loop that writes consecutive values to an
     /// address that is a multiple of 16 but not of `BYTES` can store these instead, at
     /// addresses that are multiples of `BYTES`, so that no store crosses a cache line
-    /// ([`Self::REALIGN_STORES`] says where that pays). This default goes through memory;
-    /// lane types that realign override it with a register shuffle.
+    /// ([`Self::REALIGN_STORES`] says where that pays); an algorithm whose lanes are
+    /// independent can also rotate them this way. This default goes through memory; the
+    /// `ymm`, `zmm` and [`Wide`](crate::Wide) lane types override it with register
+    /// shuffles.
     ///
     /// # Panics
     /// If `n` is 0 or not below `LANES` (the default implementation).

@@ -159,15 +159,21 @@ impl<L: Lanes> State<L> {
     /// that kernel anew, and slower (PERFORMANCE.md).
     const ABSORB_XORS_FIRST: bool = L::PARTS == 2 && L::REGISTERS < 32;
 
-    /// Blocks loaded together in the plain encryption loop: pairs for one lane and for
-    /// 32-register lane types, single blocks for wider lanes in 16 registers, which measured
-    /// faster that way (PERFORMANCE.md: on AMD Zen 4 at 64 KiB, HiAEx2 on AES-NI 185 → 213
-    /// Gbps, HiAEx4 on VAES-AVX2 about 300 → 420 Gbps).
-    const ENC_LOADS: usize = if L::LANES > 1 && L::REGISTERS < 32 {
-        1
-    } else {
-        2
-    };
+    /// Blocks loaded together by the plain encryption loop over part `h` of `parts` of every
+    /// block: pairs for one lane, for 32-register lane types and for whole blocks in one
+    /// register; single blocks where a block of several lanes takes several registers of 16,
+    /// or the loop runs over one part of such a block, which measured faster that way
+    /// (PERFORMANCE.md: on AMD Zen 4 at 64 KiB, HiAEx2 on AES-NI 185 → 213 Gbps, HiAEx4 on
+    /// VAES-AVX2 about 300 → 420 Gbps). HiAEx2 on VAES-AVX2 (one `ymm` per block) took 990 to
+    /// 1005 ns for 64 KiB with pairs and 1025 to 1045 with single blocks (AMD Zen 5).
+    #[inline(always)]
+    const fn enc_loads(parts: usize) -> usize {
+        if L::LANES == 1 || L::REGISTERS >= 32 || (parts == 1 && L::PARTS == 1) {
+            2
+        } else {
+            1
+        }
+    }
 
     /// Whether the plain encryption loop stores each ciphertext block right after its update
     /// (lane types in 16 registers) rather than with the rest of its group of loads: for one
@@ -865,8 +871,8 @@ impl<L: Lanes> State<L> {
             // A chunk of known length: the offsets below need no bounds checks.
             let (mut chunk, rest) = buf.split_at(size);
             buf = rest;
-            // Loads in groups of `ENC_LOADS`, stores after each update or with the group.
-            let g = Self::ENC_LOADS;
+            // Loads in groups of `enc_loads`, stores after each update or with the group.
+            let g = Self::enc_loads(parts);
             let mut m = [L::zero(); 2];
             let mut c = [L::zero(); 2];
             unroll16!(I => {

@@ -154,10 +154,12 @@ impl<L: Lanes> State<L> {
     /// XORs before its two AES rounds rather than after them: the same operations in another
     /// order, after which LLVM's register allocator spills less where two lanes take two `xmm`
     /// registers per block (HiAEx2 on AES-NI: 255 instructions and 93 stack accesses per
-    /// 512 bytes instead of 261 and 98). The one-shot AEAD kernel absorbs its associated data
-    /// in the usual order: with the other one, the allocator laid out the decryption loop of
-    /// that kernel anew, and slower (PERFORMANCE.md).
-    const ABSORB_XORS_FIRST: bool = L::PARTS == 2 && L::REGISTERS < 32;
+    /// 512 bytes instead of 261 and 98). Two lanes in one `ymm` in 16 registers (HiAEx2 on
+    /// VAES-AVX2) take it too: 64 KiB in 872–875 instead of 892–901 ns (AMD Zen 5). The
+    /// one-shot AEAD kernel absorbs its associated data in the usual order: with the other
+    /// one, the allocator laid out the decryption loop of that kernel anew, and slower
+    /// (PERFORMANCE.md).
+    const ABSORB_XORS_FIRST: bool = (L::PARTS == 2 || L::LANES == 2) && L::REGISTERS < 32;
 
     /// Blocks loaded together by the plain encryption loop over part `h` of `parts` of every
     /// block: pairs for one lane, for 32-register lane types and for whole blocks in one

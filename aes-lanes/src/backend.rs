@@ -302,11 +302,11 @@ impl Token {
         }
     }
 
-    /// The token to run a computation on whose one-lane AES rounds form a single long
-    /// dependency chain over `len` bytes of data (HiAE decryption, say): on a VAES-AVX512 CPU,
-    /// from 4 KiB on, the VAES-AVX2 tier, whose VEX-encoded loops run such a chain faster than
-    /// the EVEX-encoded ones; below that, and everywhere else, `self`.
-    /// Results and serialized states are the same on both.
+    /// The token to run a computation on whose AES rounds form one long dependency chain per
+    /// register of at most two lanes over `len` bytes of data (HiAE or HiAEx2 decryption,
+    /// say): on a VAES-AVX512 CPU, from 4 KiB on, the VAES-AVX2 tier, whose VEX-encoded loops
+    /// run such a chain faster than the EVEX-encoded ones; below that, and everywhere else,
+    /// `self`. Results and serialized states are the same on both.
     ///
     /// ```
     /// use aes_lanes::Token;

@@ -305,20 +305,19 @@ fn long_messages_equal_portable<V: Variant + NewWithBackend>() {
     }
 }
 
-/// Streamed decryption whose pieces fall on both sides of the size from which one-lane
+/// Streamed decryption whose pieces fall on both sides of the size from which HiAE and HiAEx2
 /// decryption on a VAES-AVX512 CPU runs the VAES-AVX2 loop (4 KiB): pieces of one stream then
 /// run on both codes, which must share the state. Every backend, against the portable one.
-#[test]
-fn long_stream_decryption_pieces_on_both_codes() {
+fn stream_decryption_pieces_on_both_codes<V: Variant + NewWithBackend>() {
     let key = [0x3cu8; 32];
     let nonce = [0xc3u8; 16];
     let len = 30_000;
     let msg: Vec<u8> = (0..len).map(|i| (i * 29 + i / 512) as u8).collect();
-    let p = Hiae::with_backend(&key, Backend::Portable);
+    let p = V::with_backend(&key, Backend::Portable);
     let (ct, tag) = encrypt(&p, &nonce, b"ad", &msg);
     let cuts = [5000, 100, 4096, 3, 4095, 9000, 17];
     for b in common::backends() {
-        let c = Hiae::with_backend(&key, b);
+        let c = V::with_backend(&key, b);
         let n = nonce.into();
         let mut d = Decryptor::new(&c, &n);
         d.update_ad(b"ad").unwrap();
@@ -330,6 +329,16 @@ fn long_stream_decryption_pieces_on_both_codes() {
             "{b}: streamed decryption"
         );
     }
+}
+
+#[test]
+fn long_stream_decryption_pieces_on_both_codes_hiae() {
+    stream_decryption_pieces_on_both_codes::<Hiae>();
+}
+
+#[test]
+fn long_stream_decryption_pieces_on_both_codes_hiaex2() {
+    stream_decryption_pieces_on_both_codes::<HiaeX2>();
 }
 
 #[test]

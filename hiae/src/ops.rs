@@ -277,7 +277,7 @@ pub(crate) const ONE_SHOT_MAX: usize = 4096;
 /// the length ends in a join of paths that leave the state in different registers, and each
 /// join cost about twenty register moves and stack accesses on every path (HiAE on
 /// `VAES-AVX2`, an empty message: 439 instructions per call instead of 494; 64-byte messages
-/// 25.7–26.0 against 28.6–29.9 ns, AMD Zen 5, PERFORMANCE.md). The kernel without them reads
+/// 25.7 against 29.4–29.5 ns, AMD Zen 5, PERFORMANCE.md). The kernel without them reads
 /// no field of `ad`: its length is `0` here, not loaded (loading it, LLVM read it and the
 /// next field with one 16-byte load, which waited for the two 8-byte stores that had just
 /// written them to retire: 33 instead of 26 ns).

@@ -166,8 +166,8 @@ impl<L: Lanes> State<L> {
     /// register; single blocks where a block of several lanes takes several registers of 16,
     /// or the loop runs over one part of such a block, which measured faster that way
     /// (PERFORMANCE.md: on AMD Zen 4 at 64 KiB, HiAEx2 on AES-NI 185 → 213 Gbps, HiAEx4 on
-    /// VAES-AVX2 about 300 → 420 Gbps). HiAEx2 on VAES-AVX2 (one `ymm` per block) took 990 to
-    /// 1005 ns for 64 KiB with pairs and 1025 to 1045 with single blocks (AMD Zen 5).
+    /// VAES-AVX2 about 300 → 420 Gbps). HiAEx2 on VAES-AVX2 (one `ymm` per block) took 983 to
+    /// 1005 ns for 64 KiB with pairs and 1023 to 1045 with single blocks (AMD Zen 5).
     #[inline(always)]
     const fn enc_loads(parts: usize) -> usize {
         if L::LANES == 1 || L::REGISTERS >= 32 || (parts == 1 && L::PARTS == 1) {

@@ -128,13 +128,13 @@ impl<L: Lanes, const N: usize> Lanes for Wide<L, N> {
         let per = L::LANES;
         let start = Self::LANES - n;
         let (first, within) = (start / per, start % per);
-        let seq = |k: usize| if k < N { prev.0[k] } else { next.0[k - N] };
         let mut out = [L::zero(); N];
         for j in 0..N {
+            let a = part_of_pair(&prev, &next, first + j);
             out[j] = if within == 0 {
-                seq(first + j)
+                a
             } else {
-                L::shift_blocks(seq(first + j), seq(first + j + 1), per - within)
+                L::shift_blocks(a, part_of_pair(&prev, &next, first + j + 1), per - within)
             };
         }
         Wide(out)
@@ -208,4 +208,12 @@ impl<L: Lanes, const N: usize> Lanes for Wide<L, N> {
     fn aesl(self) -> Self {
         self.map(L::aesl)
     }
+}
+
+/// Part `k` of the parts of `prev` followed by those of `next` (a function rather than a
+/// closure, so that it is always inlined into the caller compiled with the backend's target
+/// features).
+#[inline(always)]
+fn part_of_pair<L: Lanes, const N: usize>(prev: &Wide<L, N>, next: &Wide<L, N>, k: usize) -> L {
+    if k < N { prev.0[k] } else { next.0[k - N] }
 }

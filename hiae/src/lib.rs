@@ -61,11 +61,12 @@ mod sealed {
         /// generic callers (the stream, MAC and block APIs) only call it.
         #[allow(private_interfaces)]
         fn run(token: Token, job: &mut Job<'_, '_, '_, '_, '_, '_>) -> [u8; 16];
-        /// The one-shot MAC of `data` on `token` (a kernel of its own, see `MacOneShot`).
+        /// The one-shot MAC of `data` on `token` (kernels of their own, see `ops::mac`).
         fn mac(token: Token, key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16];
         /// A one-shot encryption or decryption on `token`: the kernel `OneShot` (its short or
-        /// general form as the lengths allow) below `ONE_SHOT_MAX` bytes (HiAEx2: at every
-        /// length), the general kernel `Run` from there on; returns the tag.
+        /// general form as the lengths allow, or `WholeOneShot` for whole chunks) below
+        /// `ONE_SHOT_MAX` bytes (HiAEx2: at every length), the general kernel `Run` from there
+        /// on; returns the tag.
         ///
         /// The operation is built here, where the entry point reads it (the dispatch is
         /// inlined), and `buf` goes down by reference as far as the kernel, which reads its
@@ -241,7 +242,7 @@ macro_rules! define_cipher {
             }
             #[inline]
             fn mac(token: Token, key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16] {
-                token.dispatch(ops::MacOneShot::<$lanes> { key, nonce, data })
+                ops::mac::<$lanes>(token, key, nonce, data)
             }
             fn one_shot(
                 token: Token,

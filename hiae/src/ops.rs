@@ -2,6 +2,8 @@
 //! [`State`] code with the lane type of the backend, the state in registers from start to end:
 //! - [`OneShot`]: a whole message below [`ONE_SHOT_MAX`] bytes (HiAEx2: of any length),
 //!   encrypted or decrypted;
+//! - [`WholeOneShot`] and [`WholeMac`]: the same for a message or MAC input of whole
+//!   chunks, from the chunk loop straight to the finalization;
 //! - [`MacOneShot`]: the one-shot MAC;
 //! - [`Run`] of a [`Job`]: one call of a stream, of the incremental MAC or of the block API, or
 //!   a longer one-shot message, whose phases (start from a key or a stored state, absorb,
@@ -17,7 +19,7 @@ use aead::inout::InOutBuf;
 use aes_lanes::{LaneOp, Lanes, MAX_LANES, Token};
 
 use crate::Variant;
-use crate::state::{STATE_BYTES, State, each_part};
+use crate::state::{STATE_BYTES, State, each_part, whole_len};
 
 /// The byte-level side of a computation: the partial block not absorbed yet, the keystream
 /// for it, and the lengths.
@@ -317,13 +319,13 @@ impl<const LANES: usize, const SHORT: bool, const AD: bool> LaneOp
         let mut st = State::<L>::new(key, nonce);
         let max = SHORT_BYTES / block;
         if AD {
-            let full = ad.len() - ad.len() % block;
             if SHORT {
+                let full = ad.len() - ad.len() % block;
                 st.absorb_short(&ad[..full], max);
+                st.absorb_last(&ad[full..], 0, 1);
             } else {
-                st.absorb_blocks::<false>(&ad[..full]);
+                absorb_ad(&mut st, ad);
             }
-            st.absorb_last(&ad[full..], 0, 1);
         }
         let full = buf.len() - buf.len() % block;
         let (blocks, mut tail) = buf.reborrow().split_at(full);
@@ -346,6 +348,61 @@ impl<const LANES: usize, const SHORT: bool, const AD: bool> LaneOp
         // store buffer: it waits until they retire, behind the previous call's finalization,
         // which held back back-to-back short calls (PERFORMANCE.md).
         st.finalize(false, ad_len, core::hint::black_box(msg_len))
+    }
+}
+
+/// Associated data of any length, absorbed by the general loops (the message kernels'
+/// first phase).
+#[inline(always)]
+fn absorb_ad<L: Lanes>(st: &mut State<L>, ad: &[u8]) {
+    let full = ad.len() - ad.len() % State::<L>::BLOCK;
+    st.absorb_blocks::<false>(&ad[..full]);
+    st.absorb_last(&ad[full..], 0, 1);
+}
+
+/// A one-shot encryption or decryption with `LANES` lanes of a message of whole chunks
+/// ([`whole_len`]): `Init`, the associated data (`AD`: any length; without, none and no code
+/// for it), the chunk loop, the tag. `None` (nothing done) on lane types without
+/// [`State::WHOLE_LOOPS`], for which the caller runs [`OneShot`].
+///
+/// `buf` is a reference (see `Sealed::one_shot` in the crate root).
+pub(crate) struct WholeOneShot<'k, 'a, 'b, 'i, 'o, const LANES: usize, const AD: bool> {
+    pub key: &'k [u8; 32],
+    pub nonce: &'k [u8; 16],
+    pub ad: &'a [u8],
+    pub buf: &'b mut InOutBuf<'i, 'o, u8>,
+    pub decrypt: bool,
+}
+
+impl<const LANES: usize, const AD: bool> LaneOp for WholeOneShot<'_, '_, '_, '_, '_, LANES, AD> {
+    const LANES: usize = LANES;
+    type Output = Option<[u8; 16]>;
+
+    #[inline(always)]
+    fn run<L: Lanes>(self) -> Option<[u8; 16]> {
+        if !State::<L>::WHOLE_LOOPS {
+            return None;
+        }
+        let WholeOneShot {
+            key,
+            nonce,
+            ad,
+            buf,
+            decrypt,
+        } = self;
+        let ad_len = if AD { ad.len() as u64 } else { 0 };
+        let msg_len = buf.len() as u64;
+        let mut st = State::<L>::new(key, nonce);
+        if AD {
+            absorb_ad(&mut st, ad);
+        }
+        if decrypt {
+            st.crypt_whole::<true>(buf.reborrow());
+        } else {
+            st.crypt_whole::<false>(buf.reborrow());
+        }
+        // Two 8-byte loads for the lengths, as in `OneShot`.
+        Some(st.finalize(false, ad_len, core::hint::black_box(msg_len)))
     }
 }
 
@@ -402,7 +459,8 @@ fn one_shot_by_parts<L: Lanes>(
 /// A one-shot encryption or decryption with `LANES` lanes on `token`; returns the tag. Short
 /// lengths run the short form of [`OneShot`] (its kernel without associated data where there
 /// is none), the rest below [`ONE_SHOT_MAX`] bytes (HiAEx2: at every length) its general
-/// form, longer messages a [`Job`] of [`Run`]. Inlined into each variant's
+/// form, or [`WholeOneShot`] for a message of whole chunks where the lane type has that
+/// kernel, longer messages a [`Job`] of [`Run`]. Inlined into each variant's
 /// `Sealed::one_shot` (see there). (The general form split the same way measured the same
 /// at 1 KiB and made the kernels an eighth larger.)
 #[inline(always)]
@@ -432,6 +490,28 @@ pub(crate) fn one_shot<const LANES: usize>(
             decrypt,
         })
     } else if LANES == 2 || ad.len() + buf.len() < ONE_SHOT_MAX {
+        if whole_len(buf.len(), LANES) {
+            let tag = if ad.is_empty() {
+                token.dispatch(WholeOneShot::<LANES, false> {
+                    key,
+                    nonce,
+                    ad,
+                    buf,
+                    decrypt,
+                })
+            } else {
+                token.dispatch(WholeOneShot::<LANES, true> {
+                    key,
+                    nonce,
+                    ad,
+                    buf,
+                    decrypt,
+                })
+            };
+            if let Some(tag) = tag {
+                return tag;
+            }
+        }
         token.dispatch(OneShot::<LANES, false, true> {
             key,
             nonce,
@@ -490,6 +570,48 @@ impl<const LANES: usize> LaneOp for MacOneShot<'_, '_, LANES> {
         st.absorb_last(&data[full..], 0, 1);
         st.finalize(true, data.len() as u64, 0)
     }
+}
+
+/// The one-shot MAC with `LANES` lanes of input of whole chunks ([`whole_len`]), longer
+/// than [`SHORT_BYTES`]: `Init`, the chunk loop, the MAC finalization. `None` (nothing done)
+/// on lane types without [`State::WHOLE_LOOPS`], for which the caller runs [`MacOneShot`].
+pub(crate) struct WholeMac<'k, 'a, const LANES: usize> {
+    pub key: &'k [u8; 32],
+    pub nonce: &'k [u8; 16],
+    pub data: &'a [u8],
+}
+
+impl<const LANES: usize> LaneOp for WholeMac<'_, '_, LANES> {
+    const LANES: usize = LANES;
+    type Output = Option<[u8; 16]>;
+
+    #[inline(always)]
+    fn run<L: Lanes>(self) -> Option<[u8; 16]> {
+        if !State::<L>::WHOLE_LOOPS {
+            return None;
+        }
+        let mut st = State::<L>::new(self.key, self.nonce);
+        st.absorb_whole::<true>(self.data);
+        Some(st.finalize(true, self.data.len() as u64, 0))
+    }
+}
+
+/// The one-shot MAC with `LANES` lanes on `token`: [`WholeMac`] for input of whole chunks
+/// longer than [`SHORT_BYTES`] where the lane type has that kernel, [`MacOneShot`] otherwise.
+#[inline(always)]
+pub(crate) fn mac<const LANES: usize>(
+    token: Token,
+    key: &[u8; 32],
+    nonce: &[u8; 16],
+    data: &[u8],
+) -> [u8; 16] {
+    if data.len() > SHORT_BYTES
+        && whole_len(data.len(), LANES)
+        && let Some(tag) = token.dispatch(WholeMac::<LANES> { key, nonce, data })
+    {
+        return tag;
+    }
+    token.dispatch(MacOneShot::<LANES> { key, nonce, data })
 }
 
 /// The one-shot MAC with a state per part ([`State::PART_BY_PART`]), for at most

@@ -22,7 +22,7 @@ use crate::state::State;
 
 /// Shortest message whose lanes are rotated: below, the two lone updates and the state
 /// shuffles around the loop cost more than the accesses across lines.
-const SKEW_MIN: usize = 8192;
+pub(crate) const SKEW_MIN: usize = 8192;
 
 impl<L: Lanes> State<L> {
     /// By how many lanes [`crypt_aligned`](Self::crypt_aligned) and

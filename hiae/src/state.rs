@@ -17,6 +17,7 @@ use aead::inout::InOutBuf;
 use aes_lanes::{Lanes, MAX_LANES};
 
 use crate::realign::Realign;
+use crate::skew::SKEW_MIN;
 use crate::tail::{WORDS, keep_bytes, read_words, select_words, write_words};
 
 /// `C0`: the first digits of π.
@@ -45,6 +46,28 @@ const SPLIT_PIECE_APART: usize = 4;
 
 /// Shortest run of whole chunks whose output the encryption loop realigns ([`Realign`]).
 const REALIGN_MIN: usize = 8192;
+
+/// Whether `len` bytes of message or MAC input of a `lanes`-lane instance go to the one-shot
+/// kernels for whole chunks (`WholeOneShot`, `WholeMac`): a multiple of the chunk (`256 ·
+/// lanes` bytes), shorter than the lengths at which the lanes are rotated ([`SKEW_MIN`]) or
+/// the output stores realigned ([`REALIGN_MIN`]). Those kernels go from the chunk loop
+/// straight to the finalization. In the general ones the blocks after the last chunk (up to
+/// fifteen unrolled updates, each count leaving the state in other registers) end in a join,
+/// and so do the associated-data phases; every call paid for those joins in register moves
+/// and stack accesses, taken or not. On `VAES-AVX2`, 1 KiB, HiAE encryption took 54.0–55.3
+/// instead of 56.9–58.3 ns, HiAEx2 39.9–40.7 instead of 45.6–46.3 (AMD Zen 5). Kernels of
+/// their own, not a branch in the general ones: there the extra loop changed how the
+/// general kernel's long loops were allocated and laid out (HiAEx2 64 KiB up to 5 % slower,
+/// PERFORMANCE.md).
+#[inline(always)]
+pub(crate) const fn whole_len(len: usize, lanes: usize) -> bool {
+    let limit = if REALIGN_MIN < SKEW_MIN {
+        REALIGN_MIN
+    } else {
+        SKEW_MIN
+    };
+    len.is_multiple_of(256 * lanes) && len < limit
+}
 
 /// Size in bytes of the serialized state: 16 blocks of up to 4 lanes.
 pub(crate) const STATE_BYTES: usize = 16 * 16 * MAX_LANES;
@@ -195,6 +218,35 @@ impl<L: Lanes> State<L> {
     /// in registers measured slower than the buffer (HiAEx4 on VAES-AVX512, 63 bytes: 57 against
     /// 49 ns).
     const TAIL_IN_WORDS: bool = L::LANES <= 2;
+
+    /// Whether this lane type's one-shot kernels for whole chunks ([`whole_len`]) take the
+    /// chunk loop alone ([`crypt_whole`](Self::crypt_whole),
+    /// [`absorb_whole`](Self::absorb_whole)): where the loops are unrolled and go over the
+    /// whole width at once (not [`Self::SPLIT`]). The others decline, and their callers run
+    /// the general kernels.
+    pub(crate) const WHOLE_LOOPS: bool = Self::UNROLL && !Self::SPLIT;
+
+    /// Encrypts (`DEC = false`) or decrypts `buf`, whose length passes [`whole_len`] for this
+    /// width, on a lane type with [`Self::WHOLE_LOOPS`]: the chunk loop alone.
+    #[inline(always)]
+    pub(crate) fn crypt_whole<const DEC: bool>(&mut self, buf: InOutBuf<'_, '_, u8>) {
+        debug_assert!(Self::WHOLE_LOOPS && whole_len(buf.len(), L::LANES));
+        // Below the realigned loop's length (no need to check the address).
+        if DEC {
+            self.dec_chunks(buf, 0, 1);
+        } else {
+            self.enc_chunks_stored(buf, 0, 1);
+        }
+    }
+
+    /// Absorbs `data`, whose length passes [`whole_len`] for this width, on a lane type with
+    /// [`Self::WHOLE_LOOPS`]: the chunk loop alone (`MAC` as in
+    /// [`absorb_blocks`](Self::absorb_blocks)).
+    #[inline(always)]
+    pub(crate) fn absorb_whole<const MAC: bool>(&mut self, data: &[u8]) {
+        debug_assert!(Self::WHOLE_LOOPS && whole_len(data.len(), L::LANES));
+        self.absorb_chunks::<MAC>(data, 0, 1);
+    }
 
     /// Bytes absorbed per update (one block in every lane).
     pub(crate) const BLOCK: usize = 16 * L::LANES;
@@ -852,6 +904,13 @@ impl<L: Lanes> State<L> {
             self.enc_chunks_shifted(buf, shift);
             return;
         }
+        self.enc_chunks_stored(buf, h, parts);
+    }
+
+    /// [`enc_chunks`](Self::enc_chunks) with each block stored where it belongs (no
+    /// realignment).
+    #[inline(always)]
+    fn enc_chunks_stored(&mut self, mut buf: InOutBuf<'_, '_, u8>, h: usize, parts: usize) {
         let size = parts * Self::CHUNK;
         if Self::DEFERRED {
             // Deferred form (`enc_deferred_at`): five vector operations per update instead

@@ -13,6 +13,7 @@
 
 use core::arch::aarch64::*;
 
+use crate::backend::{LaneSet, run_with};
 use crate::{LaneOp, Lanes, Wide};
 
 /// One 128-bit lane in a NEON register; an AES round is `aesmc(aese(x, k))`.
@@ -278,15 +279,19 @@ mod cpu {
     }
 }
 
-/// Runs `op` with `L` for its lane count: 1 → `L`, 2 → `Wide<L, 2>`, 4 → `Wide<L, 4>`.
+/// The lane types of an Arm tier: `L` for one lane, `Wide<L, 2>` and `Wide<L, 4>`.
+pub(crate) struct ArmSet<L>(core::marker::PhantomData<L>);
+
+impl<L: Lanes> LaneSet for ArmSet<L> {
+    type One = L;
+    type Two = Wide<L, 2>;
+    type Four = Wide<L, 4>;
+}
+
+/// Runs `op` with `ArmSet<L>`'s lane type for its lane count.
 #[inline(always)]
 fn pick<Op: LaneOp, L: Lanes>(op: Op) -> Op::Output {
-    match Op::LANES {
-        1 => op.run::<L>(),
-        2 => op.run::<Wide<L, 2>>(),
-        4 => op.run::<Wide<L, 4>>(),
-        n => panic!("unsupported lane count {n}"),
-    }
+    run_with::<Op, ArmSet<L>>(op)
 }
 
 crate::tier::tier! {

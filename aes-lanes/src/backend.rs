@@ -359,12 +359,105 @@ const SERIAL_CHAIN_AVX2_MIN: usize = 4096;
 /// which `dispatch` would then reserve on every call, on top of the hardware backend's own.
 #[inline(never)]
 fn run_portable<Op: LaneOp>(slot: &mut Option<Op>) -> Op::Output {
-    let op = take_op(slot);
+    run_with::<Op, SoftSet>(take_op(slot))
+}
+
+/// The lane types of one backend for 1, 2 and 4 lanes: the one list from which its entry
+/// point runs an operation ([`run_with`]) and [`Token::shape`] reads their properties.
+pub(crate) trait LaneSet {
+    /// The lane type for one lane.
+    type One: Lanes;
+    /// The lane type for two lanes.
+    type Two: Lanes;
+    /// The lane type for four lanes.
+    type Four: Lanes;
+}
+
+/// The portable backend's lane types.
+struct SoftSet;
+
+impl LaneSet for SoftSet {
+    type One = Soft<1>;
+    type Two = Soft<2>;
+    type Four = Soft<4>;
+}
+
+/// Runs `op` with `S`'s lane type for its lane count.
+#[inline(always)]
+pub(crate) fn run_with<Op: LaneOp, S: LaneSet>(op: Op) -> Op::Output {
     match Op::LANES {
-        1 => op.run::<Soft<1>>(),
-        2 => op.run::<Soft<2>>(),
-        4 => op.run::<Soft<4>>(),
+        1 => op.run::<S::One>(),
+        2 => op.run::<S::Two>(),
+        4 => op.run::<S::Four>(),
         n => panic!("unsupported lane count {n}"),
+    }
+}
+
+/// The [`LaneShape`] of `S`'s lane type for `lanes` lanes.
+const fn shape_of<S: LaneSet>(lanes: usize) -> LaneShape {
+    const fn of<L: Lanes>() -> LaneShape {
+        LaneShape {
+            parts: L::PARTS,
+            registers: L::REGISTERS,
+        }
+    }
+    match lanes {
+        1 => of::<S::One>(),
+        2 => of::<S::Two>(),
+        4 => of::<S::Four>(),
+        _ => panic!("unsupported lane count"),
+    }
+}
+
+/// Properties of the lane type that [`Token::dispatch`] runs for a lane count on a backend
+/// ([`Token::shape`]): for choosing between operations before dispatching one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaneShape {
+    /// [`Lanes::PARTS`]: registers per value of all lanes.
+    pub parts: usize,
+    /// [`Lanes::REGISTERS`]: vector registers of the instruction set (0: the lanes are not
+    /// held in vector registers).
+    pub registers: usize,
+}
+
+impl Token {
+    /// The [`LaneShape`] of the lane type [`dispatch`](Self::dispatch) runs for `lanes` lanes
+    /// (1, 2 or 4; others panic) on this token's backend, without a call: a caller can pick
+    /// the operation for the lane type before dispatching it.
+    ///
+    /// ```
+    /// use aes_lanes::{LaneOp, Lanes, Token};
+    ///
+    /// /// Reports the lane type's registers per value.
+    /// struct Parts;
+    /// impl LaneOp for Parts {
+    ///     const LANES: usize = 4;
+    ///     type Output = usize;
+    ///     #[inline(always)]
+    ///     fn run<L: Lanes>(self) -> usize {
+    ///         L::PARTS
+    ///     }
+    /// }
+    /// let t = Token::detect();
+    /// assert_eq!(t.shape(4).parts, t.dispatch(Parts));
+    /// ```
+    #[inline]
+    pub fn shape(self, lanes: usize) -> LaneShape {
+        match self.0 {
+            #[cfg(x86_backends)]
+            Backend::Vaes512 => shape_of::<crate::x86::Vaes512Set>(lanes),
+            #[cfg(x86_backends)]
+            Backend::Vaes256 => shape_of::<crate::x86::Vaes256Set>(lanes),
+            #[cfg(x86_backends)]
+            Backend::AesNi => shape_of::<crate::x86::AesNiSet>(lanes),
+            #[cfg(arm_backends)]
+            Backend::ArmSha3 => shape_of::<crate::arm::ArmSet<crate::arm::NeonSha3>>(lanes),
+            #[cfg(arm_backends)]
+            Backend::ArmAes => shape_of::<crate::arm::ArmSet<crate::arm::Neon>>(lanes),
+            // The portable backend, and those of other architectures, which `dispatch` runs
+            // portably too (no token for them exists here).
+            _ => shape_of::<SoftSet>(lanes),
+        }
     }
 }
 

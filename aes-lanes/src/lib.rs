@@ -16,7 +16,7 @@ mod arm;
 #[cfg(x86_backends)]
 mod x86;
 
-pub use backend::{Backend, LaneOp, SelectError, Token, Unavailable};
+pub use backend::{Backend, LaneOp, LaneShape, SelectError, Token, Unavailable};
 pub use lanes::{Lanes, MAX_LANES};
 pub use soft::Soft;
 pub use wide::Wide;

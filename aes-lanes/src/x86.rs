@@ -13,8 +13,8 @@ mod ymm;
 mod zmm;
 
 pub(crate) use entry::{
-    has_aesni, has_aesni_avx, has_vaes256, has_vaes512, run_aesni, run_aesni_avx, run_vaes256,
-    run_vaes512,
+    AesNiSet, Vaes256Set, Vaes512Set, has_aesni, has_aesni_avx, has_vaes256, has_vaes512,
+    run_aesni, run_aesni_avx, run_vaes256, run_vaes512,
 };
 pub(crate) use xmm::Xmm;
 pub(crate) use ymm::Ymm;

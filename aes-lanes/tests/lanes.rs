@@ -109,6 +109,41 @@ fn detection_is_consistent() {
     }
 }
 
+/// Reports the properties of the lane type it runs with.
+struct Shape<const N: usize>;
+
+impl<const N: usize> aes_lanes::LaneOp for Shape<N> {
+    const LANES: usize = N;
+    type Output = aes_lanes::LaneShape;
+    #[inline(always)]
+    fn run<L: Lanes>(self) -> aes_lanes::LaneShape {
+        aes_lanes::LaneShape {
+            parts: L::PARTS,
+            registers: L::REGISTERS,
+        }
+    }
+}
+
+#[test]
+fn shape_is_that_of_the_lane_type_dispatched() {
+    for t in tokens() {
+        let name = t.backend().name();
+        assert_eq!(t.shape(1), t.dispatch(Shape::<1>), "{name} x1");
+        assert_eq!(t.shape(2), t.dispatch(Shape::<2>), "{name} x2");
+        assert_eq!(t.shape(4), t.dispatch(Shape::<4>), "{name} x4");
+    }
+    // Some values, as the dispatch table in `Token::dispatch` lists them.
+    let portable = Token::portable();
+    assert_eq!(portable.shape(4).registers, 0);
+    if let Ok(t) = Backend::Vaes256.token() {
+        assert_eq!((t.shape(2).parts, t.shape(4).parts), (1, 2));
+        assert_eq!(t.shape(4).registers, 16);
+    }
+    if let Ok(t) = Backend::Vaes512.token() {
+        assert_eq!((t.shape(4).parts, t.shape(4).registers), (1, 32));
+    }
+}
+
 #[test]
 fn without_fused_xor3_replaces_only_arm_sha3() {
     for t in tokens() {

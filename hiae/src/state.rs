@@ -14,7 +14,7 @@
 //! the backend entry points of `aes-lanes` through [`LaneOp`](aes_lanes::LaneOp) wrappers.
 
 use aead::inout::InOutBuf;
-use aes_lanes::{Lanes, MAX_LANES};
+use aes_lanes::{LaneShape, Lanes, MAX_LANES};
 
 use crate::realign::Realign;
 use crate::skew::SKEW_MIN;
@@ -54,11 +54,12 @@ const REALIGN_MIN: usize = 8192;
 /// straight to the finalization. In the general ones the blocks after the last chunk (up to
 /// fifteen unrolled updates, each count leaving the state in other registers) end in a join,
 /// and so do the associated-data phases; every call paid for those joins in register moves
-/// and stack accesses, taken or not. On `VAES-AVX2`, 1 KiB, HiAE encryption took 54.0–55.3
-/// instead of 56.9–58.3 ns, HiAEx2 39.9–40.7 instead of 45.6–46.3 (AMD Zen 5). Kernels of
+/// and stack accesses, taken or not. On `VAES-AVX2`, 1 KiB, HiAE encryption took 54.7–55.0
+/// instead of 59.5–60.1 ns, HiAEx2 40.4–41.1 instead of 47.0–47.8 (AMD Zen 5). Kernels of
 /// their own, not a branch in the general ones: there the extra loop changed how the
-/// general kernel's long loops were allocated and laid out (HiAEx2 64 KiB up to 5 % slower,
-/// PERFORMANCE.md).
+/// general kernel's long loops were allocated (HiAEx2 64 KiB up to 5 % slower,
+/// PERFORMANCE.md). They reuse the general loops' code as it is (`crypt_chunks` with its
+/// realignment test): a variant of it for them alone changed the general kernel's loops too.
 #[inline(always)]
 pub(crate) const fn whole_len(len: usize, lanes: usize) -> bool {
     let limit = if REALIGN_MIN < SKEW_MIN {
@@ -67,6 +68,15 @@ pub(crate) const fn whole_len(len: usize, lanes: usize) -> bool {
         SKEW_MIN
     };
     len.is_multiple_of(256 * lanes) && len < limit
+}
+
+/// [`State::WHOLE_LOOPS`] of the lane type with `shape` for `lanes` lanes: unrolled loops
+/// ([`State::UNROLL`]: vector registers) that do not go part by part ([`State::SPLIT`]).
+/// The one-shot calls read it from the token (`Token::shape`) to choose their kernel without
+/// dispatching one first.
+#[inline(always)]
+pub(crate) const fn whole_loops(lanes: usize, shape: LaneShape) -> bool {
+    shape.registers > 0 && !(lanes == 4 && shape.parts > 1)
 }
 
 /// Size in bytes of the serialized state: 16 blocks of up to 4 lanes.
@@ -219,11 +229,11 @@ impl<L: Lanes> State<L> {
     /// 49 ns).
     const TAIL_IN_WORDS: bool = L::LANES <= 2;
 
-    /// Whether this lane type's one-shot kernels for whole chunks ([`whole_len`]) take the
-    /// chunk loop alone ([`crypt_whole`](Self::crypt_whole),
+    /// Whether this lane type runs the one-shot kernels for whole chunks ([`whole_len`]),
+    /// which take the chunk loop alone ([`crypt_whole`](Self::crypt_whole),
     /// [`absorb_whole`](Self::absorb_whole)): where the loops are unrolled and go over the
-    /// whole width at once (not [`Self::SPLIT`]). The others decline, and their callers run
-    /// the general kernels.
+    /// whole width at once (not [`Self::SPLIT`]). [`whole_loops`] says the same from a
+    /// token's [`LaneShape`], before dispatching (a test compares the two).
     pub(crate) const WHOLE_LOOPS: bool = Self::UNROLL && !Self::SPLIT;
 
     /// Encrypts (`DEC = false`) or decrypts `buf`, whose length passes [`whole_len`] for this
@@ -231,12 +241,7 @@ impl<L: Lanes> State<L> {
     #[inline(always)]
     pub(crate) fn crypt_whole<const DEC: bool>(&mut self, buf: InOutBuf<'_, '_, u8>) {
         debug_assert!(Self::WHOLE_LOOPS && whole_len(buf.len(), L::LANES));
-        // Below the realigned loop's length (no need to check the address).
-        if DEC {
-            self.dec_chunks(buf, 0, 1);
-        } else {
-            self.enc_chunks_stored(buf, 0, 1);
-        }
+        self.crypt_chunks::<DEC>(buf, 0, 1);
     }
 
     /// Absorbs `data`, whose length passes [`whole_len`] for this width, on a lane type with
@@ -904,13 +909,6 @@ impl<L: Lanes> State<L> {
             self.enc_chunks_shifted(buf, shift);
             return;
         }
-        self.enc_chunks_stored(buf, h, parts);
-    }
-
-    /// [`enc_chunks`](Self::enc_chunks) with each block stored where it belongs (no
-    /// realignment).
-    #[inline(always)]
-    fn enc_chunks_stored(&mut self, mut buf: InOutBuf<'_, '_, u8>, h: usize, parts: usize) {
         let size = parts * Self::CHUNK;
         if Self::DEFERRED {
             // Deferred form (`enc_deferred_at`): five vector operations per update instead
@@ -1203,5 +1201,52 @@ impl<L: Lanes> State<L> {
         let t2 = L::broadcast(&lengths_block(lanes as u64, 128));
         self.diffuse(t2, t2);
         self.block_sum().lane(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use aes_lanes::{Backend, LaneOp, Token};
+
+    use super::*;
+
+    /// Reports [`State::WHOLE_LOOPS`] of the lane type it runs with.
+    struct WholeLoops<const N: usize>;
+
+    impl<const N: usize> LaneOp for WholeLoops<N> {
+        const LANES: usize = N;
+        type Output = bool;
+        #[inline(always)]
+        fn run<L: Lanes>(self) -> bool {
+            State::<L>::WHOLE_LOOPS
+        }
+    }
+
+    /// The one-shot calls choose the kernels for whole chunks from the token's shape
+    /// (`whole_loops`); the kernels themselves hold only for lane types with
+    /// `State::WHOLE_LOOPS`. Both must agree on every backend.
+    #[test]
+    fn whole_loops_from_the_shape_is_that_of_the_lane_type() {
+        for b in Backend::available() {
+            let t = b.token().unwrap();
+            assert_eq!(
+                whole_loops(1, t.shape(1)),
+                t.dispatch(WholeLoops::<1>),
+                "{b} x1"
+            );
+            assert_eq!(
+                whole_loops(2, t.shape(2)),
+                t.dispatch(WholeLoops::<2>),
+                "{b} x2"
+            );
+            assert_eq!(
+                whole_loops(4, t.shape(4)),
+                t.dispatch(WholeLoops::<4>),
+                "{b} x4"
+            );
+        }
+        assert!(!whole_loops(1, Token::portable().shape(1)));
     }
 }

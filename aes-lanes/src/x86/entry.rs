@@ -1,8 +1,9 @@
 //! The x86-64 tiers: entry points that instantiate generic lane code with the tier's target
 //! features enabled, and their run-time checks, both made from one feature list per tier.
 
+use crate::backend::{LaneSet, run_with};
 use crate::tier::tier;
-use crate::{LaneOp, Lanes, Wide};
+use crate::{LaneOp, Wide};
 
 use super::{Xmm, Ymm, Zmm, detect as cpu};
 
@@ -11,7 +12,34 @@ use super::{Xmm, Ymm, Zmm, detect as cpu};
 #[repr(C, align(64))]
 struct FrameAnchor([u8; 64]);
 
-/// Runs `op` with `L` for its lane count: 1 → `A`, 2 → `B`, 4 → `C`.
+/// The lane types of the AES-NI tiers: `xmm` registers, arrays of them for wide lanes.
+pub(crate) struct AesNiSet;
+
+impl LaneSet for AesNiSet {
+    type One = Xmm;
+    type Two = Wide<Xmm, 2>;
+    type Four = Wide<Xmm, 4>;
+}
+
+/// The lane types of VAES-AVX2: `xmm` for one lane, `ymm` for two, two `ymm` for four.
+pub(crate) struct Vaes256Set;
+
+impl LaneSet for Vaes256Set {
+    type One = Xmm;
+    type Two = Ymm;
+    type Four = Wide<Ymm, 2>;
+}
+
+/// The lane types of VAES-AVX512: `xmm`, `ymm` and `zmm` with 32 registers.
+pub(crate) struct Vaes512Set;
+
+impl LaneSet for Vaes512Set {
+    type One = Xmm<true>;
+    type Two = Ymm<true>;
+    type Four = Zmm;
+}
+
+/// Runs `op` with `S`'s lane type for its lane count.
 ///
 /// When the lane type of a wide computation (2 or 4 lanes) is a register wider than 128 bits
 /// (`ymm`, `zmm`: alignment over 16 bytes), the stack frame is first aligned to 64 bytes, so
@@ -22,22 +50,17 @@ struct FrameAnchor([u8; 64]);
 /// costs a short call a quarter of its time on AMD Zen 4 (PERFORMANCE.md). `xmm` lanes, and
 /// `Wide` arrays of them, never cross a line and skip the few instructions.
 #[inline(always)]
-fn pick<Op: LaneOp, A: Lanes, B: Lanes, C: Lanes>(op: Op) -> Op::Output {
+fn pick<Op: LaneOp, S: LaneSet>(op: Op) -> Op::Output {
     let wide_align = match Op::LANES {
-        2 => align_of::<B>(),
-        4 => align_of::<C>(),
+        2 => align_of::<S::Two>(),
+        4 => align_of::<S::Four>(),
         _ => 0,
     };
     if wide_align > 16 {
         let mut anchor = core::mem::MaybeUninit::<FrameAnchor>::uninit();
         core::hint::black_box(anchor.as_mut_ptr());
     }
-    match Op::LANES {
-        1 => op.run::<A>(),
-        2 => op.run::<B>(),
-        4 => op.run::<C>(),
-        n => panic!("unsupported lane count {n}"),
-    }
+    run_with::<Op, S>(op)
 }
 
 // Each list holds every feature the compiler enables with it, the implied ones included
@@ -48,26 +71,26 @@ tier! {
     /// without AVX, e.g. Westmere). Two-operand instructions overwrite a source, so LLVM adds
     /// register copies around every round that keeps its input.
     run_aesni, has_aesni, AESNI_FEATURES = ["sse2", "sse3", "ssse3", "sse4.1", "aes"]
-        => |op| pick::<Op, Xmm, Wide<Xmm, 2>, Wide<Xmm, 4>>(op);
+        => |op| pick::<Op, AesNiSet>(op);
 
     /// AES-NI on a CPU with AVX (Sandy Bridge to Cascade Lake, Zen 1/2): the same lane types
     /// as [`run_aesni`], VEX-encoded (three operands, no copies). Same results, faster.
     run_aesni_avx, has_aesni_avx, AESNI_AVX_FEATURES =
         ["sse2", "sse3", "ssse3", "sse4.1", "sse4.2", "aes", "avx"]
-        => |op| pick::<Op, Xmm, Wide<Xmm, 2>, Wide<Xmm, 4>>(op);
+        => |op| pick::<Op, AesNiSet>(op);
 
     /// VAES + AVX2: `Ymm` for 2 lanes and `Wide<Ymm, 2>` for 4 (one lane runs
     /// [`run_aesni_avx`], the same code).
     run_vaes256, has_vaes256, VAES256_FEATURES =
         ["sse2", "sse3", "ssse3", "sse4.1", "sse4.2", "aes", "avx", "avx2", "vaes"]
-        => |op| pick::<Op, Xmm, Ymm, Wide<Ymm, 2>>(op);
+        => |op| pick::<Op, Vaes256Set>(op);
 
     /// VAES + AVX-512: `Xmm` and `Ymm` in their AVX-512VL form (32 registers, three-way XORs
     /// as `vpternlogd`) and `Zmm` for 4 lanes.
     run_vaes512, has_vaes512, VAES512_FEATURES = [
         "sse2", "sse3", "ssse3", "sse4.1", "sse4.2", "aes", "avx", "avx2", "vaes", "fma", "f16c",
         "avx512f", "avx512vl", "avx512bw",
-    ] => |op| pick::<Op, Xmm<true>, Ymm<true>, Zmm>(op);
+    ] => |op| pick::<Op, Vaes512Set>(op);
 }
 
 #[cfg(test)]

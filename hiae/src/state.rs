@@ -71,12 +71,13 @@ pub(crate) const fn whole_len(len: usize, lanes: usize) -> bool {
 }
 
 /// [`State::WHOLE_LOOPS`] of the lane type with `shape` for `lanes` lanes: unrolled loops
-/// ([`State::UNROLL`]: vector registers) that do not go part by part ([`State::SPLIT`]).
+/// ([`State::UNROLL`]: vector registers), and a state of the whole width in the one-shot
+/// kernels (not [`State::PART_BY_PART`]).
 /// The one-shot calls read it from the token (`Token::shape`) to choose their kernel without
 /// dispatching one first.
 #[inline(always)]
 pub(crate) const fn whole_loops(lanes: usize, shape: LaneShape) -> bool {
-    shape.registers > 0 && !(lanes == 4 && shape.parts > 1)
+    shape.registers > 0 && !(lanes == 4 && shape.parts > 2)
 }
 
 /// Size in bytes of the serialized state: 16 blocks of up to 4 lanes.
@@ -230,27 +231,29 @@ impl<L: Lanes> State<L> {
     const TAIL_IN_WORDS: bool = L::LANES <= 2;
 
     /// Whether this lane type runs the one-shot kernels for whole chunks ([`whole_len`]),
-    /// which take the chunk loop alone ([`crypt_whole`](Self::crypt_whole),
-    /// [`absorb_whole`](Self::absorb_whole)): where the loops are unrolled and go over the
-    /// whole width at once (not [`Self::SPLIT`]). [`whole_loops`] says the same from a
-    /// token's [`LaneShape`], before dispatching (a test compares the two).
-    pub(crate) const WHOLE_LOOPS: bool = Self::UNROLL && !Self::SPLIT;
+    /// which take the chunk loops alone ([`crypt_whole`](Self::crypt_whole),
+    /// [`absorb_whole`](Self::absorb_whole)): where the loops are unrolled and the one-shot
+    /// kernels keep a state of the whole width (not [`Self::PART_BY_PART`], whose kernels run
+    /// each part from `Init` to its tag). [`whole_loops`] says the same from a token's
+    /// [`LaneShape`], before dispatching (a test compares the two).
+    pub(crate) const WHOLE_LOOPS: bool = Self::UNROLL && !Self::PART_BY_PART;
 
     /// Encrypts (`DEC = false`) or decrypts `buf`, whose length passes [`whole_len`] for this
-    /// width, on a lane type with [`Self::WHOLE_LOOPS`]: the chunk loop alone.
+    /// width, on a lane type with [`Self::WHOLE_LOOPS`]: the chunk loops alone (by parts
+    /// where [`Self::SPLIT`]).
     #[inline(always)]
     pub(crate) fn crypt_whole<const DEC: bool>(&mut self, buf: InOutBuf<'_, '_, u8>) {
         debug_assert!(Self::WHOLE_LOOPS && whole_len(buf.len(), L::LANES));
-        self.crypt_chunks::<DEC>(buf, 0, 1);
+        self.crypt_bulk::<DEC>(buf);
     }
 
     /// Absorbs `data`, whose length passes [`whole_len`] for this width, on a lane type with
-    /// [`Self::WHOLE_LOOPS`]: the chunk loop alone (`MAC` as in
+    /// [`Self::WHOLE_LOOPS`]: the chunk loops alone (`MAC` as in
     /// [`absorb_blocks`](Self::absorb_blocks)).
     #[inline(always)]
     pub(crate) fn absorb_whole<const MAC: bool>(&mut self, data: &[u8]) {
         debug_assert!(Self::WHOLE_LOOPS && whole_len(data.len(), L::LANES));
-        self.absorb_chunks::<MAC>(data, 0, 1);
+        self.absorb_bulk::<MAC>(data);
     }
 
     /// Bytes absorbed per update (one block in every lane).
@@ -599,6 +602,14 @@ impl<L: Lanes> State<L> {
             return;
         }
         let (bulk, rest) = data.split_at(data.len() - data.len() % Self::CHUNK);
+        self.absorb_bulk::<MAC>(bulk);
+        self.absorb_short(rest, TAIL_MAX);
+    }
+
+    /// Absorbs whole chunks: part by part over pieces where [`Self::SPLIT`], else all lanes
+    /// at once (`MAC` as in [`absorb_blocks`](Self::absorb_blocks)).
+    #[inline(always)]
+    fn absorb_bulk<const MAC: bool>(&mut self, bulk: &[u8]) {
         if Self::SPLIT {
             for piece in bulk.chunks(Self::PIECE) {
                 by_parts!(self, |p, I| {
@@ -608,7 +619,6 @@ impl<L: Lanes> State<L> {
         } else {
             self.absorb_chunks::<MAC>(bulk, 0, 1);
         }
-        self.absorb_short(rest, TAIL_MAX);
     }
 
     /// [`absorb_blocks`](Self::absorb_blocks) for at most `max < 16` blocks: no chunk loop,
@@ -789,7 +799,15 @@ impl<L: Lanes> State<L> {
             return;
         }
         let bulk_len = buf.len() - buf.len() % Self::CHUNK;
-        let (mut bulk, tail) = buf.split_at(bulk_len);
+        let (bulk, tail) = buf.split_at(bulk_len);
+        self.crypt_bulk::<DEC>(bulk);
+        self.crypt_short::<DEC>(tail, TAIL_MAX);
+    }
+
+    /// Encrypts (`DEC = false`) or decrypts whole chunks: part by part over pieces where
+    /// [`Self::SPLIT`], else all lanes at once.
+    #[inline(always)]
+    fn crypt_bulk<const DEC: bool>(&mut self, mut bulk: InOutBuf<'_, '_, u8>) {
         if Self::SPLIT {
             let in_place = bulk.get_in().as_ptr() == bulk.get_out().as_ptr();
             let piece = if in_place {
@@ -808,7 +826,6 @@ impl<L: Lanes> State<L> {
         } else {
             self.crypt_chunks::<DEC>(bulk, 0, 1);
         }
-        self.crypt_short::<DEC>(tail, TAIL_MAX);
     }
 
     /// [`crypt_blocks`](Self::crypt_blocks) for at most `max < 16` blocks: no chunk loop,

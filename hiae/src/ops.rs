@@ -2,9 +2,9 @@
 //! [`State`] code with the lane type of the backend, the state in registers from start to end:
 //! - [`OneShot`]: a whole message below [`ONE_SHOT_MAX`] bytes (HiAEx2: of any length),
 //!   encrypted or decrypted;
-//! - [`WholeOneShot`] and [`WholeMac`]: the same for a message or MAC input of whole
-//!   chunks, from the chunk loop straight to the finalization;
-//! - [`MacOneShot`]: the one-shot MAC;
+//! - [`WholeOneShot`]: the same for a message of whole chunks, from the chunk loop straight
+//!   to the finalization;
+//! - [`MacOneShot`]: the one-shot MAC (with a kernel for whole chunks too);
 //! - [`Run`] of a [`Job`]: one call of a stream, of the incremental MAC or of the block API, or
 //!   a longer one-shot message, whose phases (start from a key or a stored state, absorb,
 //!   encrypt or decrypt, end) are chosen at run time, with the partial-block bookkeeping of
@@ -534,19 +534,32 @@ pub(crate) fn one_shot<const LANES: usize>(
 /// Its own small kernel rather than a [`Job`] of [`Run`]: with nothing but these three phases
 /// the state is not moved between the register layouts of the general kernel's phases, which
 /// cost short MACs up to a quarter of their time (PERFORMANCE.md).
-pub(crate) struct MacOneShot<'k, 'a, const LANES: usize> {
+///
+/// `WHOLE`: the kernel for input of whole chunks ([`whole_len`]) longer than
+/// [`SHORT_BYTES`]: `Init`, the chunk loops, the finalization, as [`WholeOneShot`], and
+/// dispatched only to lane types with [`State::WHOLE_LOOPS`]. [`mac`] chooses.
+pub(crate) struct MacOneShot<'k, 'a, const LANES: usize, const WHOLE: bool> {
     pub key: &'k [u8; 32],
     pub nonce: &'k [u8; 16],
     pub data: &'a [u8],
 }
 
-impl<const LANES: usize> LaneOp for MacOneShot<'_, '_, LANES> {
+impl<const LANES: usize, const WHOLE: bool> LaneOp for MacOneShot<'_, '_, LANES, WHOLE> {
     const LANES: usize = LANES;
     type Output = [u8; 16];
 
     #[inline(always)]
     fn run<L: Lanes>(self) -> [u8; 16] {
         let data = self.data;
+        if WHOLE {
+            assert!(
+                State::<L>::WHOLE_LOOPS,
+                "dispatched to a lane type with whole loops"
+            );
+            let mut st = State::<L>::new(self.key, self.nonce);
+            st.absorb_whole::<true>(data);
+            return st.finalize(true, data.len() as u64, 0);
+        }
         if State::<L>::PART_BY_PART && data.len() <= State::<L>::PIECE {
             return mac_by_parts::<L>(self.key, self.nonce, data);
         }
@@ -566,34 +579,9 @@ impl<const LANES: usize> LaneOp for MacOneShot<'_, '_, LANES> {
     }
 }
 
-/// The one-shot MAC with `LANES` lanes of input of whole chunks ([`whole_len`]), longer
-/// than [`SHORT_BYTES`]: `Init`, the chunk loop, the MAC finalization. Dispatched only to
-/// lane types with [`State::WHOLE_LOOPS`] (as [`WholeOneShot`]); the others run
-/// [`MacOneShot`].
-pub(crate) struct WholeMac<'k, 'a, const LANES: usize> {
-    pub key: &'k [u8; 32],
-    pub nonce: &'k [u8; 16],
-    pub data: &'a [u8],
-}
-
-impl<const LANES: usize> LaneOp for WholeMac<'_, '_, LANES> {
-    const LANES: usize = LANES;
-    type Output = [u8; 16];
-
-    #[inline(always)]
-    fn run<L: Lanes>(self) -> [u8; 16] {
-        assert!(
-            State::<L>::WHOLE_LOOPS,
-            "dispatched to a lane type with whole loops"
-        );
-        let mut st = State::<L>::new(self.key, self.nonce);
-        st.absorb_whole::<true>(self.data);
-        st.finalize(true, self.data.len() as u64, 0)
-    }
-}
-
-/// The one-shot MAC with `LANES` lanes on `token`: [`WholeMac`] for input of whole chunks
-/// longer than [`SHORT_BYTES`] where the lane type has that kernel, [`MacOneShot`] otherwise.
+/// The one-shot MAC with `LANES` lanes on `token`: the `WHOLE` kernel of [`MacOneShot`] for
+/// input of whole chunks longer than [`SHORT_BYTES`] where the lane type has it, the other
+/// one otherwise.
 #[inline(always)]
 pub(crate) fn mac<const LANES: usize>(
     token: Token,
@@ -605,9 +593,9 @@ pub(crate) fn mac<const LANES: usize>(
         && whole_len(data.len(), LANES)
         && whole_loops(LANES, token.shape(LANES))
     {
-        return token.dispatch(WholeMac::<LANES> { key, nonce, data });
+        return token.dispatch(MacOneShot::<LANES, true> { key, nonce, data });
     }
-    token.dispatch(MacOneShot::<LANES> { key, nonce, data })
+    token.dispatch(MacOneShot::<LANES, false> { key, nonce, data })
 }
 
 /// The one-shot MAC with a state per part ([`State::PART_BY_PART`]), for at most

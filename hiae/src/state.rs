@@ -48,10 +48,10 @@ const SPLIT_PIECE_APART: usize = 4;
 const REALIGN_MIN: usize = 8192;
 
 /// Whether `len` bytes of message or MAC input of a `lanes`-lane instance go to the one-shot
-/// kernels for whole chunks (`WholeOneShot`, `WholeMac`): a multiple of the chunk (`256 ·
-/// lanes` bytes), shorter than the lengths at which the lanes are rotated ([`SKEW_MIN`]) or
-/// the output stores realigned ([`REALIGN_MIN`]). Those kernels go from the chunk loop
-/// straight to the finalization. In the general ones the blocks after the last chunk (up to
+/// kernels for whole chunks (`WholeOneShot`, and `MacOneShot` with `WHOLE`): a multiple of
+/// the chunk (`256 · lanes` bytes), shorter than the lengths at which the lanes are rotated
+/// ([`SKEW_MIN`]) or the output stores realigned ([`REALIGN_MIN`]). Those kernels go from
+/// the chunk loop straight to the finalization. In the general ones the blocks after the last chunk (up to
 /// fifteen unrolled updates, each count leaving the state in other registers) end in a join,
 /// and so do the associated-data phases; every call paid for those joins in register moves
 /// and stack accesses, taken or not. On `VAES-AVX2`, 1 KiB, HiAE encryption took 54.7–55.0

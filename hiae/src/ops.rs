@@ -375,7 +375,7 @@ impl<const LANES: usize, const AD: bool> LaneOp for WholeOneShot<'_, '_, '_, '_,
     fn run<L: Lanes>(self) -> [u8; 16] {
         assert!(
             State::<L>::WHOLE_LOOPS,
-            "dispatched to a lane type with whole loops"
+            "a whole-chunk kernel runs only on lane types with whole loops"
         );
         let WholeOneShot {
             key,
@@ -554,7 +554,7 @@ impl<const LANES: usize, const WHOLE: bool> LaneOp for MacOneShot<'_, '_, LANES,
         if WHOLE {
             assert!(
                 State::<L>::WHOLE_LOOPS,
-                "dispatched to a lane type with whole loops"
+                "a whole-chunk kernel runs only on lane types with whole loops"
             );
             let mut st = State::<L>::new(self.key, self.nonce);
             st.absorb_whole::<true>(data);

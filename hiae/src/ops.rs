@@ -352,14 +352,17 @@ impl<const LANES: usize, const SHORT: bool, const AD: bool> LaneOp
 }
 
 /// A one-shot encryption or decryption with `LANES` lanes of a message of whole chunks
-/// ([`whole_len`]): `Init`, the associated data (`AD`: any length; without, none and no code
-/// for it), the chunk loop, the tag. Dispatched only to lane types with
+/// ([`whole_len`]): `Init`, the associated data, the chunk loop, the tag. `AD`: [`AD_NONE`]
+/// (no code for it), [`AD_PARTIAL`] (less than one block: its one padded update, without the
+/// absorb loops and their joins: with 13 bytes, HiAEx2 encryption of 1 KiB on `VAES-AVX2`
+/// 54.0–54.3 instead of 56.5–57.0 ns, HiAEx4 67.0–70.9 instead of 76.1–76.6, AMD Zen 5) or
+/// [`AD_ANY`]. Dispatched only to lane types with
 /// [`State::WHOLE_LOOPS`] (the others run [`OneShot`]): the kernel returns the tag itself, as
 /// the other kernels do (declining with an `Option` instead cost 1.5 to 2.5 ns per call, the
 /// tag and its flag returned through memory).
 ///
 /// `buf` is a reference (see `Sealed::one_shot` in the crate root).
-pub(crate) struct WholeOneShot<'k, 'a, 'b, 'i, 'o, const LANES: usize, const AD: bool> {
+pub(crate) struct WholeOneShot<'k, 'a, 'b, 'i, 'o, const LANES: usize, const AD: u8> {
     pub key: &'k [u8; 32],
     pub nonce: &'k [u8; 16],
     pub ad: &'a [u8],
@@ -367,7 +370,14 @@ pub(crate) struct WholeOneShot<'k, 'a, 'b, 'i, 'o, const LANES: usize, const AD:
     pub decrypt: bool,
 }
 
-impl<const LANES: usize, const AD: bool> LaneOp for WholeOneShot<'_, '_, '_, '_, '_, LANES, AD> {
+/// [`WholeOneShot`] without associated data.
+pub(crate) const AD_NONE: u8 = 0;
+/// [`WholeOneShot`] with associated data shorter than one block (`16 · LANES` bytes).
+pub(crate) const AD_PARTIAL: u8 = 1;
+/// [`WholeOneShot`] with associated data of any length.
+pub(crate) const AD_ANY: u8 = 2;
+
+impl<const LANES: usize, const AD: u8> LaneOp for WholeOneShot<'_, '_, '_, '_, '_, LANES, AD> {
     const LANES: usize = LANES;
     type Output = [u8; 16];
 
@@ -384,10 +394,12 @@ impl<const LANES: usize, const AD: bool> LaneOp for WholeOneShot<'_, '_, '_, '_,
             buf,
             decrypt,
         } = self;
-        let ad_len = if AD { ad.len() as u64 } else { 0 };
+        let ad_len = if AD == AD_NONE { 0 } else { ad.len() as u64 };
         let msg_len = buf.len() as u64;
         let mut st = State::<L>::new(key, nonce);
-        if AD {
+        if AD == AD_PARTIAL {
+            st.absorb_last(ad, 0, 1);
+        } else if AD == AD_ANY {
             // As the general form of `OneShot`.
             let full = ad.len() - ad.len() % State::<L>::BLOCK;
             st.absorb_blocks::<false>(&ad[..full]);
@@ -489,7 +501,15 @@ pub(crate) fn one_shot<const LANES: usize>(
     } else if LANES == 2 || ad.len() + buf.len() < ONE_SHOT_MAX {
         if whole_len(buf.len(), LANES) && whole_loops(LANES, token.shape(LANES)) {
             return if ad.is_empty() {
-                token.dispatch(WholeOneShot::<LANES, false> {
+                token.dispatch(WholeOneShot::<LANES, AD_NONE> {
+                    key,
+                    nonce,
+                    ad,
+                    buf,
+                    decrypt,
+                })
+            } else if ad.len() < 16 * LANES {
+                token.dispatch(WholeOneShot::<LANES, AD_PARTIAL> {
                     key,
                     nonce,
                     ad,
@@ -497,7 +517,7 @@ pub(crate) fn one_shot<const LANES: usize>(
                     decrypt,
                 })
             } else {
-                token.dispatch(WholeOneShot::<LANES, true> {
+                token.dispatch(WholeOneShot::<LANES, AD_ANY> {
                     key,
                     nonce,
                     ad,

@@ -481,58 +481,35 @@ pub(crate) fn one_shot<const LANES: usize>(
     buf: &mut InOutBuf<'_, '_, u8>,
     decrypt: bool,
 ) -> [u8; 16] {
+    // Dispatches the message kernel `$op` (`OneShot` or `WholeOneShot`) with this call's
+    // arguments.
+    macro_rules! message_kernel {
+        ($op:ident < $($g:tt),* >) => {
+            token.dispatch($op::<$($g),*> {
+                key,
+                nonce,
+                ad,
+                buf,
+                decrypt,
+            })
+        };
+    }
     let short = SHORT_BYTES + 16 * LANES;
     if ad.is_empty() && buf.len() < short {
-        token.dispatch(OneShot::<LANES, true, false> {
-            key,
-            nonce,
-            ad,
-            buf,
-            decrypt,
-        })
+        message_kernel!(OneShot<LANES, true, false>)
     } else if ad.len() < short && buf.len() < short {
-        token.dispatch(OneShot::<LANES, true, true> {
-            key,
-            nonce,
-            ad,
-            buf,
-            decrypt,
-        })
+        message_kernel!(OneShot<LANES, true, true>)
     } else if LANES == 2 || ad.len() + buf.len() < ONE_SHOT_MAX {
         if whole_len(buf.len(), LANES) && whole_loops(LANES, token.shape(LANES)) {
             return if ad.is_empty() {
-                token.dispatch(WholeOneShot::<LANES, AD_NONE> {
-                    key,
-                    nonce,
-                    ad,
-                    buf,
-                    decrypt,
-                })
+                message_kernel!(WholeOneShot<LANES, AD_NONE>)
             } else if ad.len() < 16 * LANES {
-                token.dispatch(WholeOneShot::<LANES, AD_PARTIAL> {
-                    key,
-                    nonce,
-                    ad,
-                    buf,
-                    decrypt,
-                })
+                message_kernel!(WholeOneShot<LANES, AD_PARTIAL>)
             } else {
-                token.dispatch(WholeOneShot::<LANES, AD_ANY> {
-                    key,
-                    nonce,
-                    ad,
-                    buf,
-                    decrypt,
-                })
+                message_kernel!(WholeOneShot<LANES, AD_ANY>)
             };
         }
-        token.dispatch(OneShot::<LANES, false, true> {
-            key,
-            nonce,
-            ad,
-            buf,
-            decrypt,
-        })
+        message_kernel!(OneShot<LANES, false, true>)
     } else {
         let mut pending = Pending::new();
         pending.ad_len = ad.len() as u64;

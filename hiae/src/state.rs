@@ -72,9 +72,9 @@ pub(crate) const fn whole_len(len: usize, lanes: usize) -> bool {
 
 /// [`State::WHOLE_LOOPS`] of the lane type with `shape` for `lanes` lanes: unrolled loops
 /// ([`State::UNROLL`]: vector registers), and a state of the whole width in the one-shot
-/// kernels (not [`State::PART_BY_PART`]).
-/// The one-shot calls read it from the token (`Token::shape`) to choose their kernel without
-/// dispatching one first.
+/// kernels (not [`State::PART_BY_PART`]: four lanes in more than two registers). The
+/// one-shot calls apply it to the token's shape (`Token::shape`) to choose their kernel
+/// without dispatching one first; `State::WHOLE_LOOPS` applies it to the lane type.
 #[inline(always)]
 pub(crate) const fn whole_loops(lanes: usize, shape: LaneShape) -> bool {
     shape.registers > 0 && !(lanes == 4 && shape.parts > 2)
@@ -234,9 +234,15 @@ impl<L: Lanes> State<L> {
     /// which take the chunk loops alone ([`crypt_whole`](Self::crypt_whole),
     /// [`absorb_whole`](Self::absorb_whole)): where the loops are unrolled and the one-shot
     /// kernels keep a state of the whole width (not [`Self::PART_BY_PART`], whose kernels run
-    /// each part from `Init` to its tag). [`whole_loops`] says the same from a token's
-    /// [`LaneShape`], before dispatching (a test compares the two).
-    pub(crate) const WHOLE_LOOPS: bool = Self::UNROLL && !Self::PART_BY_PART;
+    /// each part from `Init` to its tag). The rule itself is [`whole_loops`], which the
+    /// one-shot calls apply to a token's [`LaneShape`] before dispatching.
+    pub(crate) const WHOLE_LOOPS: bool = whole_loops(
+        L::LANES,
+        LaneShape {
+            parts: L::PARTS,
+            registers: L::REGISTERS,
+        },
+    );
 
     /// Encrypts (`DEC = false`) or decrypts `buf`, whose length passes [`whole_len`] for this
     /// width, on a lane type with [`Self::WHOLE_LOOPS`]: the chunk loops alone (by parts

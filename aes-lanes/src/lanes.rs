@@ -1,5 +1,7 @@
 //! The [`Lanes`] trait: what every backend provides.
 
+use inout::InOutBuf;
+
 /// Largest number of 128-bit lanes a [`Lanes`] value holds.
 pub const MAX_LANES: usize = 4;
 
@@ -102,6 +104,58 @@ pub trait Lanes: Copy {
         prev.store(&mut bytes[..Self::BYTES]);
         next.store(&mut bytes[Self::BYTES..]);
         Self::load(&bytes[Self::BYTES - 16 * n..])
+    }
+
+    /// Whether [`hiae_encrypt_chunks`](Lanes::hiae_encrypt_chunks) and
+    /// [`hiae_absorb_chunks`](Lanes::hiae_absorb_chunks) run a loop for this lane type (else
+    /// they do nothing and return `false`).
+    ///
+    /// True for the lane types in sixteen VEX-encoded registers (one lane on AES-NI with AVX
+    /// and on VAES-AVX2, two lanes on VAES-AVX2): there a HiAE state (sixteen words) with its
+    /// message block and a temporary needs more registers than there are, and the loops the
+    /// compiler makes from generic code move about thirty values through the stack per
+    /// chunk. These loops are scheduled by hand to move four per chunk (encryption) or none
+    /// (absorption).
+    const HIAE_LOOPS: bool = false;
+
+    /// HiAE's `UpdateEnc` on whole chunks, where [`HIAE_LOOPS`](Lanes::HIAE_LOOPS): for each
+    /// chunk of sixteen blocks `m_i` (`i` = 0..16), with the state words `S` taken at
+    /// rotation offset `i`, `t = AESL(S[i] ^ S[i+1]) ^ m_i`, ciphertext block `t ^ S[i+9]`,
+    /// then `S[i] = AESL(S[i+13]) ^ t`, `S[i+3] ^= m_i`, `S[i+13] ^= m_i` (indices mod 16).
+    ///
+    /// Block `i` of each chunk is the `BYTES` bytes of part `part` of the `parts`-value
+    /// block `i` (`parts × BYTES` bytes at `i · parts · BYTES`): each part of a
+    /// [`Wide`](crate::Wide) state can run on its own over the same data. `buf` is read
+    /// from its input side and written on its output side (the same memory or none of it in
+    /// common), each block read before its ciphertext is written. Returns `false`, with
+    /// nothing done, for a lane type without the loop.
+    ///
+    /// # Panics
+    /// If `buf` is not a whole number of `16 × parts × BYTES`-byte chunks, `part >= parts`,
+    /// or `parts` is not 1, 2 or 4.
+    #[inline(always)]
+    fn hiae_encrypt_chunks(
+        state: &mut [Self; 16],
+        buf: InOutBuf<'_, '_, u8>,
+        part: usize,
+        parts: usize,
+    ) -> bool {
+        let _ = (state, buf, part, parts);
+        false
+    }
+
+    /// HiAE's `Update` on whole chunks of `data` ([`hiae_encrypt_chunks`]'s state update
+    /// without the ciphertext), laid out and checked as there; `false` where
+    /// [`HIAE_LOOPS`](Lanes::HIAE_LOOPS) is false.
+    ///
+    /// [`hiae_encrypt_chunks`]: Lanes::hiae_encrypt_chunks
+    ///
+    /// # Panics
+    /// As [`hiae_encrypt_chunks`](Lanes::hiae_encrypt_chunks).
+    #[inline(always)]
+    fn hiae_absorb_chunks(state: &mut [Self; 16], data: &[u8], part: usize, parts: usize) -> bool {
+        let _ = (state, data, part, parts);
+        false
     }
 
     /// The same 16-byte block in every lane.

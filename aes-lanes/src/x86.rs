@@ -7,6 +7,7 @@
 
 mod detect;
 mod entry;
+mod hiae;
 mod kept;
 mod xmm;
 mod ymm;

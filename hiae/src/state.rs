@@ -754,6 +754,12 @@ impl<L: Lanes> State<L> {
     /// `MAC` as in [`absorb_blocks`](Self::absorb_blocks).
     #[inline(always)]
     fn absorb_chunks<const MAC: bool>(&mut self, data: &[u8], h: usize, parts: usize) {
+        if L::HIAE_LOOPS {
+            // The lane type's own loop (`Lanes::hiae_absorb_chunks`), as in `enc_chunks`.
+            let done = L::hiae_absorb_chunks(&mut self.s, data, h, parts);
+            debug_assert!(done);
+            return;
+        }
         let chunks = data.chunks_exact(parts * Self::CHUNK);
         if Self::DEFERRED && L::LANES == 1 {
             // Deferred form (`update_deferred_at`; one lane only: wider lanes spilled).
@@ -927,6 +933,13 @@ impl<L: Lanes> State<L> {
     /// The encryption loop of [`crypt_chunks`](Self::crypt_chunks).
     #[inline(always)]
     fn enc_chunks(&mut self, mut buf: InOutBuf<'_, '_, u8>, h: usize, parts: usize) {
+        if L::HIAE_LOOPS {
+            // The lane type's own loop, scheduled for its sixteen registers
+            // (`Lanes::hiae_encrypt_chunks`); its output stores are not realigned.
+            let done = L::hiae_encrypt_chunks(&mut self.s, buf, h, parts);
+            debug_assert!(done);
+            return;
+        }
         let shift = Self::shift_for(&mut buf, parts);
         if shift != 0 {
             self.enc_chunks_shifted(buf, shift);

@@ -21,11 +21,20 @@ impl LaneSet for AesNiSet {
     type Four = Wide<Xmm, 4>;
 }
 
+/// The lane types of AES-NI on a CPU with AVX: those of [`AesNiSet`], VEX-encoded.
+pub(crate) struct AesNiAvxSet;
+
+impl LaneSet for AesNiAvxSet {
+    type One = Xmm<false, true>;
+    type Two = Wide<Xmm<false, true>, 2>;
+    type Four = Wide<Xmm<false, true>, 4>;
+}
+
 /// The lane types of VAES-AVX2: `xmm` for one lane, `ymm` for two, two `ymm` for four.
 pub(crate) struct Vaes256Set;
 
 impl LaneSet for Vaes256Set {
-    type One = Xmm;
+    type One = Xmm<false, true>;
     type Two = Ymm;
     type Four = Wide<Ymm, 2>;
 }
@@ -34,7 +43,7 @@ impl LaneSet for Vaes256Set {
 pub(crate) struct Vaes512Set;
 
 impl LaneSet for Vaes512Set {
-    type One = Xmm<true>;
+    type One = Xmm<true, true>;
     type Two = Ymm<true>;
     type Four = Zmm;
 }
@@ -77,7 +86,7 @@ tier! {
     /// as [`run_aesni`], VEX-encoded (three operands, no copies). Same results, faster.
     run_aesni_avx, has_aesni_avx, AESNI_AVX_FEATURES =
         ["sse2", "sse3", "ssse3", "sse4.1", "sse4.2", "aes", "avx"]
-        => |op| pick::<Op, AesNiSet>(op);
+        => |op| pick::<Op, AesNiAvxSet>(op);
 
     /// VAES + AVX2: `Ymm` for 2 lanes and `Wide<Ymm, 2>` for 4 (one lane runs
     /// [`run_aesni_avx`], the same code).

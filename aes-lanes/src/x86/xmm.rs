@@ -2,6 +2,8 @@
 
 use core::arch::x86_64::*;
 
+use inout::InOutBuf;
+
 use crate::Lanes;
 use crate::lanes::SLICED_ROT_WORD;
 
@@ -27,15 +29,45 @@ pub(super) fn words_of(blocks: &[__m128i]) -> [u64; 2 * crate::MAX_LANES] {
 /// `vpternlogd`, written out so that LLVM cannot split them again when it shares a partial
 /// XOR between two of them (it did, in HiAE's deferred-XOR loops: 58 XORs instead of 32
 /// three-way ones per chunk).
+///
+/// `VEX = true`: used only in tiers with AVX (VEX-encoded instructions), where HiAE's chunk
+/// loops run in assembly ([`Lanes::HIAE_LOOPS`]); `VL = true` implies it.
 #[derive(Clone, Copy)]
-pub(crate) struct Xmm<const VL: bool = false>(__m128i);
+pub(crate) struct Xmm<const VL: bool = false, const VEX: bool = false>(pub(super) __m128i);
 
-impl<const VL: bool> Lanes for Xmm<VL> {
+impl<const VL: bool, const VEX: bool> Lanes for Xmm<VL, VEX> {
     crate::lanes::one_part!();
 
     const LANES: usize = 1;
     const REGISTERS: usize = if VL { 32 } else { 16 };
     const FUSED_XOR3: bool = VL;
+    const HIAE_LOOPS: bool = VEX && !VL && !cfg!(miri);
+
+    #[inline(always)]
+    fn hiae_encrypt_chunks(
+        state: &mut [Self; 16],
+        buf: InOutBuf<'_, '_, u8>,
+        part: usize,
+        parts: usize,
+    ) -> bool {
+        if !Self::HIAE_LOOPS {
+            return false;
+        }
+        // SAFETY: `Xmm<_, true>` is used only by entry points whose CPU check included AVX
+        // and AES-NI.
+        unsafe { super::hiae::encrypt_xmm(state, buf, part, parts) };
+        true
+    }
+
+    #[inline(always)]
+    fn hiae_absorb_chunks(state: &mut [Self; 16], data: &[u8], part: usize, parts: usize) -> bool {
+        if !Self::HIAE_LOOPS {
+            return false;
+        }
+        // SAFETY: as in `hiae_encrypt_chunks`.
+        unsafe { super::hiae::absorb_xmm(state, data, part, parts) };
+        true
+    }
 
     #[inline(always)]
     fn zero() -> Self {

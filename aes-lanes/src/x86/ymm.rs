@@ -2,6 +2,8 @@
 
 use core::arch::x86_64::*;
 
+use inout::InOutBuf;
+
 use crate::Lanes;
 
 /// Two 128-bit lanes in an AVX register; AES through `vaesenc ymm`.
@@ -11,7 +13,7 @@ use crate::Lanes;
 /// XOR between two of them (it did, in HiAE's deferred-XOR loops: 58 XORs instead of 32
 /// three-way ones per chunk).
 #[derive(Clone, Copy)]
-pub(crate) struct Ymm<const VL: bool = false>(__m256i);
+pub(crate) struct Ymm<const VL: bool = false>(pub(super) __m256i);
 
 impl<const VL: bool> Lanes for Ymm<VL> {
     crate::lanes::one_part!();
@@ -20,6 +22,33 @@ impl<const VL: bool> Lanes for Ymm<VL> {
     const REGISTERS: usize = if VL { 32 } else { 16 };
     const FUSED_XOR3: bool = VL;
     const REALIGN_STORES: bool = true;
+    const HIAE_LOOPS: bool = !VL && !cfg!(miri);
+
+    #[inline(always)]
+    fn hiae_encrypt_chunks(
+        state: &mut [Self; 16],
+        buf: InOutBuf<'_, '_, u8>,
+        part: usize,
+        parts: usize,
+    ) -> bool {
+        if !Self::HIAE_LOOPS {
+            return false;
+        }
+        // SAFETY: a `Ymm` is used only by entry points whose CPU check included AVX2 and
+        // VAES.
+        unsafe { super::hiae::encrypt_ymm(state, buf, part, parts) };
+        true
+    }
+
+    #[inline(always)]
+    fn hiae_absorb_chunks(state: &mut [Self; 16], data: &[u8], part: usize, parts: usize) -> bool {
+        if !Self::HIAE_LOOPS {
+            return false;
+        }
+        // SAFETY: as in `hiae_encrypt_chunks`.
+        unsafe { super::hiae::absorb_ymm(state, data, part, parts) };
+        true
+    }
 
     #[inline(always)]
     fn zero() -> Self {

@@ -1,0 +1,413 @@
+//! HiAE's chunk loops in assembly, for the lane types held in sixteen VEX-encoded registers
+//! (`Xmm` on AES-NI with AVX and on VAES-AVX2, `Ymm` on VAES-AVX2): see
+//! [`Lanes::HIAE_LOOPS`](crate::Lanes::HIAE_LOOPS).
+//!
+//! A HiAE update at rotation offset `i` reads the state words `S[i]`, `S[i+1]`, `S[i+9]` and
+//! `S[i+13]` and writes `S[i]`, `S[i+3]` and `S[i+13]` (indices mod 16), so a chunk of
+//! sixteen updates comes back to offset 0 with every word in the slot it started in, and
+//! each word can keep one register. With the message block and `t` that is eighteen
+//! values; the compiler's allocation of the unrolled generic loop moves about thirty
+//! through the stack per chunk.
+//!
+//! * Encryption keeps words 1–3, 5–7, 9–11 and 13–15 in their own registers; words 0 and 8
+//!   share one, 4 and 12 another. Each of those four goes to a slot of `park` after its
+//!   `S13` XOR (three updates after it was written), is read from there as `S9` (a memory
+//!   operand of the ciphertext XOR) and comes back to its register with its `S3` XOR (ten
+//!   updates later). Four stores per chunk; the message block and `t` get the two
+//!   registers left. Between chunks words 4, 8 and 12 are in `park`.
+//! * Absorption needs no `t` register: `S0 ^ S1` is formed in `S0`'s register (the old `S0`
+//!   is not read again), `t` replaces it there and is the round key of `AESL(S13)`, whose
+//!   result is the new `S0`. The message block is a memory operand of its three uses, so
+//!   the sixteen words fill the sixteen registers and nothing is stored.
+//!
+//! Against the compiled loops (AMD Zen 5 running these 16-register forms, 64 KiB, one
+//! process, alternating; hiae's PERFORMANCE.md): HiAE encryption 10 % and absorption 10–12 %
+//! faster, HiAEx2 13 % and 12 %.
+
+use core::arch::asm;
+use inout::InOutBuf;
+
+use super::{Xmm, Ymm};
+
+/// Operand text: a register operand by its name, or slot `k` of `park`.
+macro_rules! w {
+    ([$k:literal]) => {
+        concat!("[{park} + ", $k, " * {blk}]")
+    };
+    ($r:ident) => {
+        concat!("{", stringify!($r), "}")
+    };
+}
+
+/// One `UpdateEnc` of block `$i`: the operands holding `S0`, `S1` and `S13`; `S3 ^= m` as
+/// `$s3 = m ^ $s3_src` (from its register, or back from a `park` slot); `S9`, the ciphertext
+/// XOR's operand; `park k`: `S13` goes to slot `k` after its XOR.
+macro_rules! enc_update {
+    ($s0:ident $s1:ident $s13:ident, $s3:ident = $s3_src:tt, $s9:tt $(, park $p:literal)?) => {
+        concat!(
+            "vpxor {t}, ", w!($s0), ", ", w!($s1), "\n",
+            "vaesenc {t}, {t}, {m}\n",
+            "vaesenc ", w!($s0), ", ", w!($s13), ", {t}\n",
+            "vpxor ", w!($s13), ", ", w!($s13), ", {m}\n",
+            $("vmovdqa ", w!([$p]), ", ", w!($s13), "\n",)?
+            "vpxor ", w!($s3), ", {m}, ", w!($s3_src), "\n",
+            "vpxor {t}, {t}, ", w!($s9), "\n",
+        )
+    };
+}
+
+/// The load of message block `$i` into `m`.
+macro_rules! load {
+    ($i:literal) => {
+        concat!("vmovdqu {m}, [{src} + ", $i, " * {stride}]\n")
+    };
+}
+
+/// The store of ciphertext block `$i` from `t`.
+macro_rules! store {
+    ($i:literal) => {
+        concat!("vmovdqu [{dst} + ", $i, " * {stride}], {t}\n")
+    };
+}
+
+/// One encryption chunk: words 0 and 8 in `s0_8`, 4 and 12 in `s4_12` or `park` slots 0–3
+/// (for words 0, 4, 8, 12), as the module documentation describes.
+macro_rules! enc_chunk {
+    () => {
+        concat!(
+            load!(0),
+            enc_update!(s0_8 s1 s13, s3 = s3, s9),
+            load!(1),
+            store!(0),
+            enc_update!(s1 s2 s14, s4_12 = [1], s10),
+            load!(2),
+            store!(1),
+            enc_update!(s2 s3 s15, s5 = s5, s11),
+            load!(3),
+            store!(2),
+            enc_update!(s3 s4_12 s0_8, s6 = s6, [3], park 0),
+            load!(4),
+            store!(3),
+            enc_update!(s4_12 s5 s1, s7 = s7, s13),
+            load!(5),
+            store!(4),
+            enc_update!(s5 s6 s2, s0_8 = [2], s14),
+            load!(6),
+            store!(5),
+            enc_update!(s6 s7 s3, s9 = s9, s15),
+            load!(7),
+            store!(6),
+            enc_update!(s7 s0_8 s4_12, s10 = s10, [0], park 1),
+            load!(8),
+            store!(7),
+            enc_update!(s0_8 s9 s5, s11 = s11, s1),
+            load!(9),
+            store!(8),
+            enc_update!(s9 s10 s6, s4_12 = [3], s2),
+            load!(10),
+            store!(9),
+            enc_update!(s10 s11 s7, s13 = s13, s3),
+            load!(11),
+            store!(10),
+            enc_update!(s11 s4_12 s0_8, s14 = s14, [1], park 2),
+            load!(12),
+            store!(11),
+            enc_update!(s4_12 s13 s9, s15 = s15, s5),
+            load!(13),
+            store!(12),
+            enc_update!(s13 s14 s10, s0_8 = [0], s6),
+            load!(14),
+            store!(13),
+            enc_update!(s14 s15 s11, s1 = s1, s7),
+            load!(15),
+            store!(14),
+            enc_update!(s15 s0_8 s4_12, s2 = s2, [2], park 3),
+            store!(15),
+        )
+    };
+}
+
+/// One `Update` of block `$i` with `S0`, `S1`, `S13`, `S3` in these operands.
+macro_rules! absorb_update {
+    ($i:literal: $s0:ident $s1:ident $s13:ident $s3:ident) => {
+        concat!(
+            "vpxor ",
+            w!($s0),
+            ", ",
+            w!($s0),
+            ", ",
+            w!($s1),
+            "\n",
+            "vaesenc ",
+            w!($s0),
+            ", ",
+            w!($s0),
+            ", [{src} + ",
+            $i,
+            " * {stride}]\n",
+            "vaesenc ",
+            w!($s0),
+            ", ",
+            w!($s13),
+            ", ",
+            w!($s0),
+            "\n",
+            "vpxor ",
+            w!($s13),
+            ", ",
+            w!($s13),
+            ", [{src} + ",
+            $i,
+            " * {stride}]\n",
+            "vpxor ",
+            w!($s3),
+            ", ",
+            w!($s3),
+            ", [{src} + ",
+            $i,
+            " * {stride}]\n",
+        )
+    };
+}
+
+/// One absorption chunk, word `k` in operand `sk`.
+macro_rules! absorb_chunk {
+    () => {
+        concat!(
+            absorb_update!(0: s0 s1 s13 s3),
+            absorb_update!(1: s1 s2 s14 s4),
+            absorb_update!(2: s2 s3 s15 s5),
+            absorb_update!(3: s3 s4 s0 s6),
+            absorb_update!(4: s4 s5 s1 s7),
+            absorb_update!(5: s5 s6 s2 s8),
+            absorb_update!(6: s6 s7 s3 s9),
+            absorb_update!(7: s7 s8 s4 s10),
+            absorb_update!(8: s8 s9 s5 s11),
+            absorb_update!(9: s9 s10 s6 s12),
+            absorb_update!(10: s10 s11 s7 s13),
+            absorb_update!(11: s11 s12 s8 s14),
+            absorb_update!(12: s12 s13 s9 s15),
+            absorb_update!(13: s13 s14 s10 s0),
+            absorb_update!(14: s14 s15 s11 s1),
+            absorb_update!(15: s15 s0 s12 s2),
+        )
+    };
+}
+
+/// The encryption loop over `$n > 0` chunks, state `$s` (words 4, 8, 12 in `$park` slots
+/// 1–3), operands of register class `$class`, blocks `$stride` bytes apart.
+macro_rules! enc_loop {
+    ($class:ident, $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:literal, $blk:literal) => {
+        asm!(
+            ".p2align 5",
+            "2:",
+            enc_chunk!(),
+            "add {src}, 16 * {stride}",
+            "add {dst}, 16 * {stride}",
+            "dec {n}",
+            "jnz 2b",
+            s0_8 = inout($class) $s[0].0,
+            s4_12 = out($class) _,
+            s1 = inout($class) $s[1].0,
+            s2 = inout($class) $s[2].0,
+            s3 = inout($class) $s[3].0,
+            s5 = inout($class) $s[5].0,
+            s6 = inout($class) $s[6].0,
+            s7 = inout($class) $s[7].0,
+            s9 = inout($class) $s[9].0,
+            s10 = inout($class) $s[10].0,
+            s11 = inout($class) $s[11].0,
+            s13 = inout($class) $s[13].0,
+            s14 = inout($class) $s[14].0,
+            s15 = inout($class) $s[15].0,
+            m = out($class) _,
+            t = out($class) _,
+            park = in(reg) $park,
+            src = inout(reg) $src => _,
+            dst = inout(reg) $dst => _,
+            n = inout(reg) $n => _,
+            stride = const $stride,
+            blk = const $blk,
+            options(nostack),
+        )
+    };
+}
+
+/// The absorption loop over `$n > 0` chunks (see [`enc_loop`]).
+macro_rules! absorb_loop {
+    ($class:ident, $s:ident, $src:expr, $n:expr, $stride:literal) => {
+        asm!(
+            ".p2align 5",
+            "2:",
+            absorb_chunk!(),
+            "add {src}, 16 * {stride}",
+            "dec {n}",
+            "jnz 2b",
+            s0 = inout($class) $s[0].0,
+            s1 = inout($class) $s[1].0,
+            s2 = inout($class) $s[2].0,
+            s3 = inout($class) $s[3].0,
+            s4 = inout($class) $s[4].0,
+            s5 = inout($class) $s[5].0,
+            s6 = inout($class) $s[6].0,
+            s7 = inout($class) $s[7].0,
+            s8 = inout($class) $s[8].0,
+            s9 = inout($class) $s[9].0,
+            s10 = inout($class) $s[10].0,
+            s11 = inout($class) $s[11].0,
+            s12 = inout($class) $s[12].0,
+            s13 = inout($class) $s[13].0,
+            s14 = inout($class) $s[14].0,
+            s15 = inout($class) $s[15].0,
+            src = inout(reg) $src => _,
+            n = inout(reg) $n => _,
+            stride = const $stride,
+            options(nostack, readonly),
+        )
+    };
+}
+
+/// The number of chunks in `len` bytes of `parts`-value blocks of `blk`-byte values.
+///
+/// # Panics
+/// If `len` is not a whole number of chunks, `part >= parts` or `parts` is not 1, 2 or 4.
+#[inline(always)]
+fn chunks(len: usize, blk: usize, part: usize, parts: usize) -> usize {
+    assert!(
+        matches!(parts, 1 | 2 | 4) && part < parts,
+        "part {part} of {parts}: parts must be 1, 2 or 4"
+    );
+    let chunk = 16 * parts * blk;
+    assert!(
+        len.is_multiple_of(chunk),
+        "{len} bytes are not whole {chunk}-byte chunks"
+    );
+    len / chunk
+}
+
+/// [`Lanes::hiae_encrypt_chunks`](crate::Lanes::hiae_encrypt_chunks) on `xmm` registers.
+///
+/// # Safety
+/// The CPU must support AVX and AES-NI.
+#[inline]
+#[target_feature(enable = "avx,aes")]
+pub(super) unsafe fn encrypt_xmm<const VL: bool, const VEX: bool>(
+    s: &mut [Xmm<VL, VEX>; 16],
+    buf: InOutBuf<'_, '_, u8>,
+    part: usize,
+    parts: usize,
+) {
+    let n = chunks(buf.len(), 16, part, parts);
+    if n == 0 {
+        return;
+    }
+    let (src, dst) = buf.into_raw();
+    // Slot 0 is only written in the loop; its initial value is not read.
+    let mut park = [s[0].0, s[4].0, s[8].0, s[12].0];
+    // SAFETY: `chunks` checked that `n` chunks of `16 · parts` 16-byte blocks are `buf`'s
+    // length, so the loop reads and writes block `i` of part `part` of each chunk, at
+    // `16 (i · parts + part)` bytes into the chunk, inside both sides of `buf`; the sides
+    // are the same memory or disjoint (`InOutBuf`), each block is read before its
+    // ciphertext is written. `park` holds four 16-byte aligned slots. AVX and AES-NI: the
+    // caller's contract. No stack use (no `push`/`call`), the flags are clobbered (allowed).
+    unsafe {
+        let (src, dst, park) = (src.add(16 * part), dst.add(16 * part), park.as_mut_ptr());
+        match parts {
+            1 => enc_loop!(xmm_reg, s, park, src, dst, n, 16, 16),
+            2 => enc_loop!(xmm_reg, s, park, src, dst, n, 32, 16),
+            _ => enc_loop!(xmm_reg, s, park, src, dst, n, 64, 16),
+        }
+    }
+    s[4].0 = park[1];
+    s[8].0 = park[2];
+    s[12].0 = park[3];
+}
+
+/// [`Lanes::hiae_absorb_chunks`](crate::Lanes::hiae_absorb_chunks) on `xmm` registers.
+///
+/// # Safety
+/// The CPU must support AVX and AES-NI.
+#[inline]
+#[target_feature(enable = "avx,aes")]
+pub(super) unsafe fn absorb_xmm<const VL: bool, const VEX: bool>(
+    s: &mut [Xmm<VL, VEX>; 16],
+    data: &[u8],
+    part: usize,
+    parts: usize,
+) {
+    let n = chunks(data.len(), 16, part, parts);
+    if n == 0 {
+        return;
+    }
+    // SAFETY: `chunks` checked that `n` chunks are `data`'s length: every block read (block
+    // `i` of part `part`, `16 (i · parts + part)` bytes into a chunk) is inside `data`; the
+    // loop only reads memory. AVX and AES-NI: the caller's contract.
+    unsafe {
+        let src = data.as_ptr().add(16 * part);
+        match parts {
+            1 => absorb_loop!(xmm_reg, s, src, n, 16),
+            2 => absorb_loop!(xmm_reg, s, src, n, 32),
+            _ => absorb_loop!(xmm_reg, s, src, n, 64),
+        }
+    }
+}
+
+/// [`Lanes::hiae_encrypt_chunks`](crate::Lanes::hiae_encrypt_chunks) on `ymm` registers.
+///
+/// # Safety
+/// The CPU must support AVX2 and VAES.
+#[inline]
+#[target_feature(enable = "avx2,vaes")]
+pub(super) unsafe fn encrypt_ymm<const VL: bool>(
+    s: &mut [Ymm<VL>; 16],
+    buf: InOutBuf<'_, '_, u8>,
+    part: usize,
+    parts: usize,
+) {
+    let n = chunks(buf.len(), 32, part, parts);
+    if n == 0 {
+        return;
+    }
+    let (src, dst) = buf.into_raw();
+    let mut park = [s[0].0, s[4].0, s[8].0, s[12].0];
+    // SAFETY: as in `encrypt_xmm`, with 32-byte blocks and 32-byte aligned `park` slots.
+    // AVX2 and VAES: the caller's contract.
+    unsafe {
+        let (src, dst, park) = (src.add(32 * part), dst.add(32 * part), park.as_mut_ptr());
+        match parts {
+            1 => enc_loop!(ymm_reg, s, park, src, dst, n, 32, 32),
+            2 => enc_loop!(ymm_reg, s, park, src, dst, n, 64, 32),
+            _ => enc_loop!(ymm_reg, s, park, src, dst, n, 128, 32),
+        }
+    }
+    s[4].0 = park[1];
+    s[8].0 = park[2];
+    s[12].0 = park[3];
+}
+
+/// [`Lanes::hiae_absorb_chunks`](crate::Lanes::hiae_absorb_chunks) on `ymm` registers.
+///
+/// # Safety
+/// The CPU must support AVX2 and VAES.
+#[inline]
+#[target_feature(enable = "avx2,vaes")]
+pub(super) unsafe fn absorb_ymm<const VL: bool>(
+    s: &mut [Ymm<VL>; 16],
+    data: &[u8],
+    part: usize,
+    parts: usize,
+) {
+    let n = chunks(data.len(), 32, part, parts);
+    if n == 0 {
+        return;
+    }
+    // SAFETY: as in `absorb_xmm`, with 32-byte blocks. AVX2 and VAES: the caller's contract.
+    unsafe {
+        let src = data.as_ptr().add(32 * part);
+        match parts {
+            1 => absorb_loop!(ymm_reg, s, src, n, 32),
+            2 => absorb_loop!(ymm_reg, s, src, n, 64),
+            _ => absorb_loop!(ymm_reg, s, src, n, 128),
+        }
+    }
+}

@@ -127,6 +127,16 @@ macro_rules! enc_chunk {
     };
 }
 
+/// Prefetches of input lines `$k` (64 bytes each) a kilobyte ahead. Two lanes on `ymm`
+/// prefetch each chunk's eight lines: out of place, over a megabyte (the input and output
+/// beyond the L2 cache), HiAEx2 encryption took 17.5 instead of 19.0 µs on AMD Zen 5. The
+/// same in the absorption loop, or in the loops over parts of four lanes, was slower.
+macro_rules! prefetch {
+    ($($k:literal)*) => {
+        concat!($("prefetcht0 [{src} + 1024 + ", $k, " * 64]\n",)*)
+    };
+}
+
 /// One `Update` of block `$i` with `S0`, `S1`, `S13`, `S3` in these operands.
 macro_rules! absorb_update {
     ($i:literal: $s0:ident $s1:ident $s13:ident $s3:ident) => {
@@ -195,13 +205,15 @@ macro_rules! absorb_chunk {
 }
 
 /// The encryption loop over `$n > 0` chunks, state `$s` (words 4, 8, 12 in `$park` slots
-/// 1–3), operands of register class `$class`, blocks `$stride` bytes apart.
+/// 1–3), operands of register class `$class`, blocks `$stride` bytes apart, the [`prefetch`]
+/// lines listed last.
 macro_rules! enc_loop {
-    ($class:ident, $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:literal, $blk:literal) => {
+    ($class:ident, $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:literal, $blk:literal, [$($k:literal)*]) => {
         asm!(
             ".p2align 5",
             "2:",
             enc_chunk!(),
+            prefetch!($($k)*),
             "add {src}, 16 * {stride}",
             "add {dst}, 16 * {stride}",
             "dec {n}",
@@ -313,9 +325,9 @@ pub(super) unsafe fn encrypt_xmm<const VL: bool, const VEX: bool>(
     unsafe {
         let (src, dst, park) = (src.add(16 * part), dst.add(16 * part), park.as_mut_ptr());
         match parts {
-            1 => enc_loop!(xmm_reg, s, park, src, dst, n, 16, 16),
-            2 => enc_loop!(xmm_reg, s, park, src, dst, n, 32, 16),
-            _ => enc_loop!(xmm_reg, s, park, src, dst, n, 64, 16),
+            1 => enc_loop!(xmm_reg, s, park, src, dst, n, 16, 16, []),
+            2 => enc_loop!(xmm_reg, s, park, src, dst, n, 32, 16, []),
+            _ => enc_loop!(xmm_reg, s, park, src, dst, n, 64, 16, []),
         }
     }
     s[4].0 = park[1];
@@ -375,9 +387,9 @@ pub(super) unsafe fn encrypt_ymm<const VL: bool>(
     unsafe {
         let (src, dst, park) = (src.add(32 * part), dst.add(32 * part), park.as_mut_ptr());
         match parts {
-            1 => enc_loop!(ymm_reg, s, park, src, dst, n, 32, 32),
-            2 => enc_loop!(ymm_reg, s, park, src, dst, n, 64, 32),
-            _ => enc_loop!(ymm_reg, s, park, src, dst, n, 128, 32),
+            1 => enc_loop!(ymm_reg, s, park, src, dst, n, 32, 32, [0 1 2 3 4 5 6 7]),
+            2 => enc_loop!(ymm_reg, s, park, src, dst, n, 64, 32, []),
+            _ => enc_loop!(ymm_reg, s, park, src, dst, n, 128, 32, []),
         }
     }
     s[4].0 = park[1];

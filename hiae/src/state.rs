@@ -872,7 +872,9 @@ impl<L: Lanes> State<L> {
         let full = data.len() - data.len() % (parts * Self::BLOCK);
         let (blocks, rest) = data.split_at(full);
         let (bulk, tail) = blocks.split_at(full - full % (parts * Self::CHUNK));
-        self.absorb_chunks::<false>(bulk, h, parts);
+        if !bulk.is_empty() {
+            self.absorb_chunks::<false>(bulk, h, parts);
+        }
         if !tail.is_empty() {
             self.absorb_tail(tail, h, parts, TAIL_MAX);
         }
@@ -891,7 +893,9 @@ impl<L: Lanes> State<L> {
         debug_assert!(Self::UNROLL && buf.len().is_multiple_of(parts * Self::BLOCK));
         let bulk_len = buf.len() - buf.len() % (parts * Self::CHUNK);
         let (bulk, tail) = buf.split_at(bulk_len);
-        self.crypt_chunks::<DEC>(bulk, h, parts);
+        if !bulk.is_empty() {
+            self.crypt_chunks::<DEC>(bulk, h, parts);
+        }
         if !tail.is_empty() {
             self.crypt_tail::<DEC>(tail, h, parts, TAIL_MAX);
         }

@@ -55,6 +55,7 @@ fn check<V: Variant + NewWithBackend>() {
             8192,
             8192 + chunk + 1,
             16384 + 2 * chunk - block,
+            32768 + 3 * chunk + block + 7,
         ]
     };
     let n = NONCE.into();

@@ -74,15 +74,12 @@ macro_rules! store {
 /// no store crosses a cache line. HiAEx2 encryption there on AMD Zen 5, ns: 64 KiB 1027 →
 /// 1011–1014, 1 MiB 16.3–16.7 → 15.9–16.0 µs; but 8 KiB 148 → 153 and 16 KiB 269–274 →
 /// 268–276, so only for 64 chunks (32 KiB) or more.
+#[rustfmt::skip]
 macro_rules! store_halves {
     ($i:literal) => {
         concat!(
-            "vmovdqu [{dst} + ",
-            $i,
-            " * {stride}], {t:x}\n",
-            "vextracti128 [{dst} + ",
-            $i,
-            " * {stride} + 16], {t}, 1\n",
+            "vmovdqu [{dst} + ", $i, " * {stride}], {t:x}\n",
+            "vextracti128 [{dst} + ", $i, " * {stride} + 16], {t}, 1\n",
         )
     };
 }
@@ -158,44 +155,15 @@ macro_rules! prefetch {
 }
 
 /// One `Update` of block `$i` with `S0`, `S1`, `S13`, `S3` in these operands.
+#[rustfmt::skip]
 macro_rules! absorb_update {
     ($i:literal: $s0:ident $s1:ident $s13:ident $s3:ident) => {
         concat!(
-            "vpxor ",
-            w!($s0),
-            ", ",
-            w!($s0),
-            ", ",
-            w!($s1),
-            "\n",
-            "vaesenc ",
-            w!($s0),
-            ", ",
-            w!($s0),
-            ", [{src} + ",
-            $i,
-            " * {stride}]\n",
-            "vaesenc ",
-            w!($s0),
-            ", ",
-            w!($s13),
-            ", ",
-            w!($s0),
-            "\n",
-            "vpxor ",
-            w!($s13),
-            ", ",
-            w!($s13),
-            ", [{src} + ",
-            $i,
-            " * {stride}]\n",
-            "vpxor ",
-            w!($s3),
-            ", ",
-            w!($s3),
-            ", [{src} + ",
-            $i,
-            " * {stride}]\n",
+            "vpxor ", w!($s0), ", ", w!($s0), ", ", w!($s1), "\n",
+            "vaesenc ", w!($s0), ", ", w!($s0), ", [{src} + ", $i, " * {stride}]\n",
+            "vaesenc ", w!($s0), ", ", w!($s13), ", ", w!($s0), "\n",
+            "vpxor ", w!($s13), ", ", w!($s13), ", [{src} + ", $i, " * {stride}]\n",
+            "vpxor ", w!($s3), ", ", w!($s3), ", [{src} + ", $i, " * {stride}]\n",
         )
     };
 }

@@ -196,7 +196,7 @@ macro_rules! absorb_chunk {
 /// 1–3), operands of register class `$class`, stores `$st`, blocks `$stride` bytes apart,
 /// the [`prefetch`] lines listed last.
 macro_rules! enc_loop {
-    ($class:ident, $st:ident, $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:literal, $blk:literal, [$($k:literal)*]) => {
+    ($class:ident, $st:ident, $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:expr, $blk:literal, [$($k:literal)*]) => {
         asm!(
             ".p2align 5",
             "2:",
@@ -235,7 +235,7 @@ macro_rules! enc_loop {
 
 /// The absorption loop over `$n > 0` chunks (see [`enc_loop`]).
 macro_rules! absorb_loop {
-    ($class:ident, $s:ident, $src:expr, $n:expr, $stride:literal) => {
+    ($class:ident, $s:ident, $src:expr, $n:expr, $stride:expr) => {
         asm!(
             ".p2align 5",
             "2:",
@@ -285,132 +285,137 @@ fn chunks(len: usize, blk: usize, part: usize, parts: usize) -> usize {
     len / chunk
 }
 
-/// [`Lanes::hiae_encrypt_chunks`](crate::Lanes::hiae_encrypt_chunks) on `xmm` registers.
-///
-/// # Safety
-/// The CPU must support AVX and AES-NI.
-#[inline]
-#[target_feature(enable = "avx,aes")]
-pub(super) unsafe fn encrypt_xmm<const VL: bool, const VEX: bool>(
-    s: &mut [Xmm<VL, VEX>; 16],
-    buf: InOutBuf<'_, '_, u8>,
-    part: usize,
-    parts: usize,
-) {
-    let n = chunks(buf.len(), 16, part, parts);
-    if n == 0 {
-        return;
-    }
-    let (src, dst) = buf.into_raw();
-    // Slot 0 is only written in the loop; its initial value is not read.
-    let mut park = [s[0].0, s[4].0, s[8].0, s[12].0];
-    // SAFETY: `chunks` checked that `n` chunks of `16 · parts` 16-byte blocks are `buf`'s
-    // length, so the loop reads and writes block `i` of part `part` of each chunk, at
-    // `16 (i · parts + part)` bytes into the chunk, inside both sides of `buf`; the sides
-    // are the same memory or disjoint (`InOutBuf`), each block is read before its
-    // ciphertext is written. `park` holds four 16-byte aligned slots. AVX and AES-NI: the
-    // caller's contract. No stack use (no `push`/`call`), the flags are clobbered (allowed).
-    unsafe {
-        let (src, dst, park) = (src.add(16 * part), dst.add(16 * part), park.as_mut_ptr());
-        match parts {
-            1 => enc_loop!(xmm_reg, store, s, park, src, dst, n, 16, 16, []),
-            2 => enc_loop!(xmm_reg, store, s, park, src, dst, n, 32, 16, []),
-            _ => enc_loop!(xmm_reg, store, s, park, src, dst, n, 64, 16, []),
-        }
-    }
-    s[4].0 = park[1];
-    s[8].0 = park[2];
-    s[12].0 = park[3];
-}
-
-/// [`Lanes::hiae_absorb_chunks`](crate::Lanes::hiae_absorb_chunks) on `xmm` registers.
-///
-/// # Safety
-/// The CPU must support AVX and AES-NI.
-#[inline]
-#[target_feature(enable = "avx,aes")]
-pub(super) unsafe fn absorb_xmm<const VL: bool, const VEX: bool>(
-    s: &mut [Xmm<VL, VEX>; 16],
-    data: &[u8],
-    part: usize,
-    parts: usize,
-) {
-    let n = chunks(data.len(), 16, part, parts);
-    if n == 0 {
-        return;
-    }
-    // SAFETY: `chunks` checked that `n` chunks are `data`'s length: every block read (block
-    // `i` of part `part`, `16 (i · parts + part)` bytes into a chunk) is inside `data`; the
-    // loop only reads memory. AVX and AES-NI: the caller's contract.
-    unsafe {
-        let src = data.as_ptr().add(16 * part);
-        match parts {
-            1 => absorb_loop!(xmm_reg, s, src, n, 16),
-            2 => absorb_loop!(xmm_reg, s, src, n, 32),
-            _ => absorb_loop!(xmm_reg, s, src, n, 64),
-        }
-    }
-}
-
-/// [`Lanes::hiae_encrypt_chunks`](crate::Lanes::hiae_encrypt_chunks) on `ymm` registers.
-///
-/// # Safety
-/// The CPU must support AVX2 and VAES.
-#[inline]
-#[target_feature(enable = "avx2,vaes")]
-pub(super) unsafe fn encrypt_ymm<const VL: bool>(
-    s: &mut [Ymm<VL>; 16],
-    buf: InOutBuf<'_, '_, u8>,
-    part: usize,
-    parts: usize,
-) {
-    let n = chunks(buf.len(), 32, part, parts);
-    if n == 0 {
-        return;
-    }
-    let (src, dst) = buf.into_raw();
-    let mut park = [s[0].0, s[4].0, s[8].0, s[12].0];
-    // SAFETY: as in `encrypt_xmm`, with 32-byte blocks and 32-byte aligned `park` slots.
-    // AVX2 and VAES: the caller's contract.
-    unsafe {
-        let (src, dst, park) = (src.add(32 * part), dst.add(32 * part), park.as_mut_ptr());
-        match parts {
-            1 if n >= 64 && (dst as usize) % 32 == 16 => {
-                enc_loop!(ymm_reg, store_halves, s, park, src, dst, n, 32, 32, [0 1 2 3 4 5 6 7])
+/// The two loop functions of one lane type: `$enc`
+/// ([`Lanes::hiae_encrypt_chunks`](crate::Lanes::hiae_encrypt_chunks)) and `$absorb`
+/// ([`Lanes::hiae_absorb_chunks`](crate::Lanes::hiae_absorb_chunks)) for `$lane` (generic
+/// over `$g`), whose value is one register of class `$class` holding `$blk` bytes, compiled
+/// with `$features`; `prefetch` lists the lines the one-part encryption loop prefetches,
+/// `$halves` (if given) is its store for outputs 16 bytes past a `$blk`-byte boundary.
+macro_rules! loops {
+    (
+        $lane:ty, [$($g:tt)*], $class:ident, $blk:literal, $features:literal,
+        $enc:ident, $absorb:ident, prefetch $prefetch:tt $(, $halves:ident)?
+    ) => {
+        #[doc = concat!("`Lanes::hiae_encrypt_chunks` on `", stringify!($class), "` registers.")]
+        ///
+        /// # Safety
+        #[doc = concat!("The CPU must support ", $features, ".")]
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn $enc<$($g)*>(
+            s: &mut [$lane; 16],
+            buf: InOutBuf<'_, '_, u8>,
+            part: usize,
+            parts: usize,
+        ) {
+            let n = chunks(buf.len(), $blk, part, parts);
+            if n == 0 {
+                return;
             }
-            1 => enc_loop!(ymm_reg, store, s, park, src, dst, n, 32, 32, [0 1 2 3 4 5 6 7]),
-            2 => enc_loop!(ymm_reg, store, s, park, src, dst, n, 64, 32, []),
-            _ => enc_loop!(ymm_reg, store, s, park, src, dst, n, 128, 32, []),
+            let (src, dst) = buf.into_raw();
+            // Slot 0 is only written in the loop; its initial value is not read.
+            let mut park = [s[0].0, s[4].0, s[8].0, s[12].0];
+            // SAFETY: `chunks` checked that `n` chunks of `16 · parts` blocks of `$blk` bytes
+            // are `buf`'s length, so the loop reads and writes block `i` of part `part` of
+            // each chunk, at `$blk (i · parts + part)` bytes into the chunk, inside both sides
+            // of `buf`; the sides are the same memory or disjoint (`InOutBuf`), each block is
+            // read before its ciphertext is written (prefetches do not fault). `park` holds
+            // four slots aligned to `$blk` bytes. The CPU features: the caller's contract. No
+            // stack use (no `push`/`call`), the flags are clobbered (allowed).
+            unsafe {
+                let (src, dst) = (src.add($blk * part), dst.add($blk * part));
+                let park = park.as_mut_ptr();
+                match parts {
+                    $(1 if n >= 64 && (dst as usize) % $blk == 16 => {
+                        enc_loop!($class, $halves, s, park, src, dst, n, $blk, $blk, $prefetch)
+                    })?
+                    1 => enc_loop!($class, store, s, park, src, dst, n, $blk, $blk, $prefetch),
+                    2 => enc_loop!($class, store, s, park, src, dst, n, 2 * $blk, $blk, []),
+                    _ => enc_loop!($class, store, s, park, src, dst, n, 4 * $blk, $blk, []),
+                }
+            }
+            s[4].0 = park[1];
+            s[8].0 = park[2];
+            s[12].0 = park[3];
         }
-    }
-    s[4].0 = park[1];
-    s[8].0 = park[2];
-    s[12].0 = park[3];
+
+        #[doc = concat!("`Lanes::hiae_absorb_chunks` on `", stringify!($class), "` registers.")]
+        ///
+        /// # Safety
+        #[doc = concat!("The CPU must support ", $features, ".")]
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn $absorb<$($g)*>(
+            s: &mut [$lane; 16],
+            data: &[u8],
+            part: usize,
+            parts: usize,
+        ) {
+            let n = chunks(data.len(), $blk, part, parts);
+            if n == 0 {
+                return;
+            }
+            // SAFETY: `chunks` checked that `n` chunks are `data`'s length: every block read
+            // (block `i` of part `part`, `$blk (i · parts + part)` bytes into a chunk) is
+            // inside `data`; the loop only reads memory. The CPU features: the caller's
+            // contract.
+            unsafe {
+                let src = data.as_ptr().add($blk * part);
+                match parts {
+                    1 => absorb_loop!($class, s, src, n, $blk),
+                    2 => absorb_loop!($class, s, src, n, 2 * $blk),
+                    _ => absorb_loop!($class, s, src, n, 4 * $blk),
+                }
+            }
+        }
+    };
 }
 
-/// [`Lanes::hiae_absorb_chunks`](crate::Lanes::hiae_absorb_chunks) on `ymm` registers.
-///
-/// # Safety
-/// The CPU must support AVX2 and VAES.
-#[inline]
-#[target_feature(enable = "avx2,vaes")]
-pub(super) unsafe fn absorb_ymm<const VL: bool>(
-    s: &mut [Ymm<VL>; 16],
-    data: &[u8],
-    part: usize,
-    parts: usize,
-) {
-    let n = chunks(data.len(), 32, part, parts);
-    if n == 0 {
-        return;
-    }
-    // SAFETY: as in `absorb_xmm`, with 32-byte blocks. AVX2 and VAES: the caller's contract.
-    unsafe {
-        let src = data.as_ptr().add(32 * part);
-        match parts {
-            1 => absorb_loop!(ymm_reg, s, src, n, 32),
-            2 => absorb_loop!(ymm_reg, s, src, n, 64),
-            _ => absorb_loop!(ymm_reg, s, src, n, 128),
+loops!(
+    Xmm<VL, VEX>, [const VL: bool, const VEX: bool], xmm_reg, 16, "avx,aes",
+    encrypt_xmm, absorb_xmm, prefetch []
+);
+loops!(
+    Ymm<VL>, [const VL: bool], ymm_reg, 32, "avx2,vaes",
+    encrypt_ymm, absorb_ymm, prefetch [0 1 2 3 4 5 6 7], store_halves
+);
+
+/// The trait methods [`Lanes::hiae_encrypt_chunks`](crate::Lanes::hiae_encrypt_chunks) and
+/// [`Lanes::hiae_absorb_chunks`](crate::Lanes::hiae_absorb_chunks) of a lane type whose
+/// loops are `$enc` and `$absorb` (from [`loops`]), run where `Self::HIAE_LOOPS`.
+macro_rules! hiae_methods {
+    ($enc:ident, $absorb:ident) => {
+        #[inline(always)]
+        fn hiae_encrypt_chunks(
+            state: &mut [Self; 16],
+            buf: inout::InOutBuf<'_, '_, u8>,
+            part: usize,
+            parts: usize,
+        ) -> bool {
+            if !Self::HIAE_LOOPS {
+                return false;
+            }
+            // SAFETY: a lane type with `HIAE_LOOPS` is used only by entry points whose CPU
+            // check included the features the loop is compiled with (AVX and AES-NI for
+            // `Xmm<_, true>`, AVX2 and VAES for `Ymm`).
+            unsafe { super::hiae::$enc(state, buf, part, parts) };
+            true
         }
-    }
+
+        #[inline(always)]
+        fn hiae_absorb_chunks(
+            state: &mut [Self; 16],
+            data: &[u8],
+            part: usize,
+            parts: usize,
+        ) -> bool {
+            if !Self::HIAE_LOOPS {
+                return false;
+            }
+            // SAFETY: as in `hiae_encrypt_chunks`.
+            unsafe { super::hiae::$absorb(state, data, part, parts) };
+            true
+        }
+    };
 }
+pub(super) use hiae_methods;

@@ -2,8 +2,6 @@
 
 use core::arch::x86_64::*;
 
-use inout::InOutBuf;
-
 use crate::Lanes;
 use crate::lanes::SLICED_ROT_WORD;
 
@@ -43,31 +41,7 @@ impl<const VL: bool, const VEX: bool> Lanes for Xmm<VL, VEX> {
     const FUSED_XOR3: bool = VL;
     const HIAE_LOOPS: bool = VEX && !VL && !cfg!(miri);
 
-    #[inline(always)]
-    fn hiae_encrypt_chunks(
-        state: &mut [Self; 16],
-        buf: InOutBuf<'_, '_, u8>,
-        part: usize,
-        parts: usize,
-    ) -> bool {
-        if !Self::HIAE_LOOPS {
-            return false;
-        }
-        // SAFETY: `Xmm<_, true>` is used only by entry points whose CPU check included AVX
-        // and AES-NI.
-        unsafe { super::hiae::encrypt_xmm(state, buf, part, parts) };
-        true
-    }
-
-    #[inline(always)]
-    fn hiae_absorb_chunks(state: &mut [Self; 16], data: &[u8], part: usize, parts: usize) -> bool {
-        if !Self::HIAE_LOOPS {
-            return false;
-        }
-        // SAFETY: as in `hiae_encrypt_chunks`.
-        unsafe { super::hiae::absorb_xmm(state, data, part, parts) };
-        true
-    }
+    super::hiae::hiae_methods!(encrypt_xmm, absorb_xmm);
 
     #[inline(always)]
     fn zero() -> Self {

@@ -2,8 +2,6 @@
 
 use core::arch::x86_64::*;
 
-use inout::InOutBuf;
-
 use crate::Lanes;
 
 /// Two 128-bit lanes in an AVX register; AES through `vaesenc ymm`.
@@ -24,31 +22,7 @@ impl<const VL: bool> Lanes for Ymm<VL> {
     const REALIGN_STORES: bool = true;
     const HIAE_LOOPS: bool = !VL && !cfg!(miri);
 
-    #[inline(always)]
-    fn hiae_encrypt_chunks(
-        state: &mut [Self; 16],
-        buf: InOutBuf<'_, '_, u8>,
-        part: usize,
-        parts: usize,
-    ) -> bool {
-        if !Self::HIAE_LOOPS {
-            return false;
-        }
-        // SAFETY: a `Ymm` is used only by entry points whose CPU check included AVX2 and
-        // VAES.
-        unsafe { super::hiae::encrypt_ymm(state, buf, part, parts) };
-        true
-    }
-
-    #[inline(always)]
-    fn hiae_absorb_chunks(state: &mut [Self; 16], data: &[u8], part: usize, parts: usize) -> bool {
-        if !Self::HIAE_LOOPS {
-            return false;
-        }
-        // SAFETY: as in `hiae_encrypt_chunks`.
-        unsafe { super::hiae::absorb_ymm(state, data, part, parts) };
-        true
-    }
+    super::hiae::hiae_methods!(encrypt_ymm, absorb_ymm);
 
     #[inline(always)]
     fn zero() -> Self {

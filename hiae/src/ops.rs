@@ -19,7 +19,7 @@ use aead::inout::InOutBuf;
 use aes_lanes::{LaneOp, Lanes, MAX_LANES, Token};
 
 use crate::Variant;
-use crate::state::{STATE_BYTES, State, each_part, whole_len, whole_loops};
+use crate::state::{MAC_SHORT_UPDATES, STATE_BYTES, State, each_part, whole_len, whole_loops};
 
 /// The byte-level side of a computation: the partial block not absorbed yet, the keystream
 /// for it, and the lengths.
@@ -559,6 +559,12 @@ impl<const LANES: usize, const WHOLE: bool> LaneOp for MacOneShot<'_, '_, LANES,
         }
         if State::<L>::PART_BY_PART && data.len() <= State::<L>::PIECE {
             return mac_by_parts::<L>(self.key, self.nonce, data);
+        }
+        if L::LANES == 1
+            && State::<L>::UNROLL
+            && data.len() <= MAC_SHORT_UPDATES * State::<L>::BLOCK
+        {
+            return State::<L>::new(self.key, self.nonce).mac_short(data);
         }
         let mut st = State::<L>::new(self.key, self.nonce);
         let full = data.len() - data.len() % State::<L>::BLOCK;

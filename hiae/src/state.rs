@@ -44,6 +44,10 @@ const SPLIT_PIECE: usize = 16;
 /// place the output lines are the input lines, and the longer piece measured faster.
 const SPLIT_PIECE_APART: usize = 4;
 
+/// The most updates of input (blocks, the last one possibly partial) of
+/// [`State::mac_short`].
+pub(crate) const MAC_SHORT_UPDATES: usize = 5;
+
 /// Shortest run of whole chunks whose output the encryption loop realigns ([`Realign`]).
 const REALIGN_MIN: usize = 8192;
 
@@ -1187,14 +1191,76 @@ impl<L: Lanes> State<L> {
         });
     }
 
-    /// XOR of the sixteen blocks (per lane).
+    /// XOR of the sixteen blocks (per lane), taken after a `Diffuse`.
     #[inline(always)]
     fn block_sum(&self) -> L {
-        let mut acc = self.s[0];
-        for b in &self.s[1..] {
-            acc = acc.xor(*b);
+        self.block_sum_from(0)
+    }
+
+    /// [`block_sum`](Self::block_sum) of a state whose last update was at offset `off - 1`
+    /// (mod 16) and that was not rotated: logical block `j` is `s[(j + off) % 16]`. Blocks
+    /// 15, 14, 13 are the last three results of the `AESL` chain (12 and 11 got its `S13`
+    /// XORs a little earlier), so they are XORed in last, in that order, and the tag waits for
+    /// one XOR after the last round. Summed in any order, LLVM regrouped the XORs by where
+    /// their inputs were defined and put the last round's result first: eight dependent XORs
+    /// after it.
+    #[inline(always)]
+    fn block_sum_from(&self, off: usize) -> L {
+        let b = |j: usize| self.s[(j + off) % 16];
+        let mut acc = b(0);
+        for j in 1..12 {
+            acc = acc.xor(b(j));
         }
-        acc
+        acc.xor_late(b(12), b(13)).xor_late(b(14), b(15))
+    }
+
+    /// The one-shot MAC of one lane for at most [`MAC_SHORT_UPDATES`] updates of input (the
+    /// last block may be partial, zero-padded): `Update` per block, `Finalize(8·|data|, 0)`,
+    /// the tag. One copy of the code per number of updates, each running its updates and the
+    /// 32 of `Diffuse` at their own offsets and summing the blocks where they are: the copies
+    /// join after the tag. Absorbing with an unrolled tail that rotates the state by the number
+    /// of blocks, the register allocator joined the exits by permuting sixteen live registers
+    /// and sent one new block of the `AESL` chain through the stack on the way.
+    #[inline(always)]
+    pub(crate) fn mac_short(self, data: &[u8]) -> [u8; 16] {
+        debug_assert!(L::LANES == 1 && Self::UNROLL);
+        let t = L::broadcast(&lengths_block((data.len() as u64).wrapping_mul(8), 0));
+        match data.len().div_ceil(Self::BLOCK) {
+            0 => self.mac_short_n::<0>(data, t),
+            1 => self.mac_short_n::<1>(data, t),
+            2 => self.mac_short_n::<2>(data, t),
+            3 => self.mac_short_n::<3>(data, t),
+            4 => self.mac_short_n::<4>(data, t),
+            5 => self.mac_short_n::<5>(data, t),
+            _ => unreachable!("at most {MAC_SHORT_UPDATES} updates"),
+        }
+    }
+
+    /// [`mac_short`](Self::mac_short) for `N` updates of input.
+    #[inline(always)]
+    fn mac_short_n<const N: usize>(mut self, data: &[u8], t: L) -> [u8; 16] {
+        let b = Self::BLOCK;
+        unroll16!(I => {
+            if I < N {
+                let rest = &data[I * b..];
+                let x = if rest.len() >= b {
+                    L::load(rest)
+                } else if Self::TAIL_IN_WORDS {
+                    L::from_words(&read_words(rest, b / 8))
+                } else {
+                    let mut pad = [0u8; 16 * MAX_LANES];
+                    pad[..rest.len()].copy_from_slice(rest);
+                    L::load(&pad)
+                };
+                self.update_idx(I, x, false);
+            }
+        });
+        for _ in 0..2 {
+            unroll16!(I => {
+                self.update_idx((I + N) % 16, t, false);
+            });
+        }
+        self.block_sum_from(N).fold_xor()
     }
 
     /// Finalization, lengths in bytes (converted to bits here); returns the tag.

@@ -21,18 +21,26 @@ pub(crate) fn read_words(src: &[u8], k: usize) -> [u64; WORDS] {
     debug_assert!(k <= WORDS && src.len() < 8 * k);
     // `8 · k` is a power of two: this tells the optimizer the bound without a branch.
     let n = src.len() % (8 * k);
+    let (full, rem) = (n / 8, n % 8);
+    let last = if rem == 0 {
+        0
+    } else if n >= 8 {
+        // The last eight bytes of `src`, shifted down to its last `rem` bytes.
+        word_at(src, n - 8) >> (8 * (8 - rem))
+    } else {
+        short_word(src)
+    };
+    // Every word written at a constant index, so that the array stays in registers: written
+    // at the index `full`, it went to the stack, and the vector made from it was loaded from
+    // two 8-byte stores, which cannot forward to it.
     let mut w = [0u64; WORDS];
-    let full = n / 8;
-    for (i, x) in w.iter_mut().enumerate().take(full) {
-        *x = word_at(src, 8 * i);
-    }
-    let rem = n % 8;
-    if rem != 0 {
-        w[full] = if n >= 8 {
-            // The last eight bytes of `src`, shifted down to its last `rem` bytes.
-            word_at(src, n - 8) >> (8 * (8 - rem))
+    for (i, x) in w.iter_mut().enumerate().take(k) {
+        *x = if i < full {
+            word_at(src, 8 * i)
+        } else if i == full {
+            last
         } else {
-            short_word(src)
+            0
         };
     }
     w

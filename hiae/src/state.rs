@@ -665,16 +665,24 @@ impl<L: Lanes> State<L> {
         }
         let b = Self::BLOCK;
         let mine = &rest[(h * b).min(rest.len())..((h + 1) * b).min(rest.len())];
-        let x = if mine.len() == b {
-            L::load(mine)
+        self.update(Self::load_padded(mine));
+    }
+
+    /// The first block of `bytes`, zero-padded where `bytes` is shorter than a block. The
+    /// partial bytes go through general-purpose registers ([`read_words`]) where
+    /// [`Self::TAIL_IN_WORDS`].
+    #[inline(always)]
+    fn load_padded(bytes: &[u8]) -> L {
+        let b = Self::BLOCK;
+        if bytes.len() >= b {
+            L::load(bytes)
         } else if Self::TAIL_IN_WORDS {
-            L::from_words(&read_words(mine, b / 8))
+            L::from_words(&read_words(bytes, b / 8))
         } else {
             let mut pad = [0u8; 16 * MAX_LANES];
-            pad[..mine.len()].copy_from_slice(mine);
+            pad[..bytes.len()].copy_from_slice(bytes);
             L::load(&pad)
-        };
-        self.update(x);
+        }
     }
 
     /// Encrypts (`decrypt` false) or decrypts the final partial block `tail` (shorter than
@@ -1242,17 +1250,7 @@ impl<L: Lanes> State<L> {
         let b = Self::BLOCK;
         unroll16!(I => {
             if I < N {
-                let rest = &data[I * b..];
-                let x = if rest.len() >= b {
-                    L::load(rest)
-                } else if Self::TAIL_IN_WORDS {
-                    L::from_words(&read_words(rest, b / 8))
-                } else {
-                    let mut pad = [0u8; 16 * MAX_LANES];
-                    pad[..rest.len()].copy_from_slice(rest);
-                    L::load(&pad)
-                };
-                self.update_idx(I, x, false);
+                self.update_idx(I, Self::load_padded(&data[I * b..]), false);
             }
         });
         for _ in 0..2 {

@@ -360,9 +360,7 @@ struct Arena {
 
 impl Arena {
     fn new() -> Self {
-        let mem: Vec<u8> = (0..2 * OUT_AREA + 2 * 4096)
-            .map(|i| (i as u8).wrapping_mul(29) ^ (i >> 9) as u8)
-            .collect();
+        let mem = aeadfast_benches::input(2 * OUT_AREA + 2 * 4096);
         let base = (4096 - mem.as_ptr() as usize % 4096) % 4096;
         Arena { mem, base }
     }

@@ -23,10 +23,11 @@ const NONCE: [u8; 16] = [0xc3; 16];
 /// kernel takes, then longer), one chunk (the one-shot kernels' path for whole chunks), two
 /// chunks (pending XORs cross a chunk boundary) plus whole and partial tail blocks; then two
 /// with the associated data of [`outputs`] on either side of 4 KiB in all, where one-shot
-/// calls change kernels, two whole chunks, and one past 16 KiB, where the HiAEx4 MAC on
-/// four-register lane types changes forms (not under Miri, where they would cost minutes: the
-/// changes are the same on every backend, and both kernels run there anyway, the general one
-/// for streaming).
+/// calls change kernels, two whole chunks, one past 16 KiB, where the HiAEx4 MAC on
+/// four-register lane types changes forms, and one past 256 chunks, where the absorption loop
+/// of one-part lane types in sixteen registers changes forms (not under Miri, where they would
+/// cost minutes: the changes are the same on every backend, and both kernels run there anyway,
+/// the general one for streaming).
 fn lengths<V: Variant>() -> Vec<usize> {
     let chunk = 256 * V::LANES;
     let block = 16 * V::LANES;
@@ -42,8 +43,9 @@ fn lengths<V: Variant>() -> Vec<usize> {
         4096,
         2 * chunk,
         16 * 1024 + 16 * V::LANES + 5,
+        256 * chunk + block + 9,
     ];
-    all[..if cfg!(miri) { 7 } else { 11 }].to_vec()
+    all[..if cfg!(miri) { 7 } else { 12 }].to_vec()
 }
 
 /// Everything one backend computes for one length: ciphertext, tag, decryption, MAC, and the

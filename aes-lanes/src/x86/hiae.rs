@@ -18,7 +18,11 @@
 //! * Absorption needs no `t` register: `S0 ^ S1` is formed in `S0`'s register (the old `S0`
 //!   is not read again), `t` replaces it there and is the round key of `AESL(S13)`, whose
 //!   result is the new `S0`. The message block is a memory operand of its three uses, so
-//!   the sixteen words fill the sixteen registers and nothing is stored.
+//!   the sixteen words fill the sixteen registers and nothing is stored: 48 vector loads
+//!   per chunk, 24 cycles at two per cycle (AMD Zen 3 and 4; the Zen 5 measured in hiae's
+//!   PERFORMANCE.md too). From [`PARKED_ABSORB_CHUNKS`] chunks on, one part is absorbed
+//!   with word 0 in memory from update 3 to update 13 and its register holding the
+//!   message block of updates 4 to 13: one store and 28 loads per chunk.
 //!
 //! Against the compiled loops (AMD Zen 5 running these 16-register forms, 64 KiB, one
 //! process, alternating; hiae's PERFORMANCE.md): HiAE encryption 10 % and absorption 10–12 %
@@ -154,21 +158,74 @@ macro_rules! prefetch {
     };
 }
 
-/// One `Update` of block `$i` with `S0`, `S1`, `S13`, `S3` in these operands.
+/// One `Update` of block `$i` with `S0`, `S1`, `S13`, `S3` in these operands, the message
+/// block a memory operand of its uses; `$flag` as in [`absorb_flag`].
 #[rustfmt::skip]
 macro_rules! absorb_update {
-    ($i:literal: $s0:ident $s1:ident $s13:ident $s3:ident) => {
+    ($i:literal: $s0:ident $s1:ident $s13:ident $s3:ident $(, $flag:ident)?) => {
         concat!(
             "vpxor ", w!($s0), ", ", w!($s0), ", ", w!($s1), "\n",
+            absorb_flag!($($flag)? before $s0),
             "vaesenc ", w!($s0), ", ", w!($s0), ", [{src} + ", $i, " * {stride}]\n",
             "vaesenc ", w!($s0), ", ", w!($s13), ", ", w!($s0), "\n",
-            "vpxor ", w!($s13), ", ", w!($s13), ", [{src} + ", $i, " * {stride}]\n",
+            absorb_flag!($($flag)? after $i $s0 $s13),
             "vpxor ", w!($s3), ", ", w!($s3), ", [{src} + ", $i, " * {stride}]\n",
         )
     };
 }
 
-/// One absorption chunk, word `k` in operand `sk`.
+/// The flagged parts of [`absorb_update`], `before` the first round and `after` the second:
+/// `park` stores the new `S0` (word 0) in `park`; `defer` leaves out the `S13` XOR (word
+/// 0's, applied in update 13); `unpark` XORs word 0's value from `park` into `S0 ^ S1`.
+macro_rules! absorb_flag {
+    (before $s0:ident) => { "" };
+    (park before $s0:ident) => { "" };
+    (defer before $s0:ident) => { "" };
+    (unpark before $s0:ident) => {
+        concat!("vpxor ", w!($s0), ", ", w!($s0), ", [{park}]\n")
+    };
+    ($(unpark)? after $i:literal $s0:ident $s13:ident) => {
+        concat!("vpxor ", w!($s13), ", ", w!($s13), ", [{src} + ", $i, " * {stride}]\n")
+    };
+    (park after $i:literal $s0:ident $s13:ident) => {
+        concat!(
+            "vmovdqa [{park}], ", w!($s0), "\n",
+            absorb_flag!(after $i $s0 $s13),
+        )
+    };
+    (defer after $i:literal $s0:ident $s13:ident) => { "" };
+}
+
+/// One `Update` of block `$i` with the block loaded into `s0`'s register, free while word 0
+/// is parked; `restore`: `S3` is word 0, whose register gets the XOR of this block and
+/// block 3 (the `S13` XOR that update 3 deferred), and word 0's value from `park` later.
+#[rustfmt::skip]
+macro_rules! absorb_update_m {
+    ($i:literal: $s0:ident $s1:ident $s13:ident restore) => {
+        concat!(
+            absorb_update_m!($i: $s0 $s1 $s13),
+            "vpxor {s0}, {s0}, [{src} + 3 * {stride}]\n",
+        )
+    };
+    ($i:literal: $s0:ident $s1:ident $s13:ident $s3:ident) => {
+        concat!(
+            absorb_update_m!($i: $s0 $s1 $s13),
+            "vpxor ", w!($s3), ", ", w!($s3), ", {s0}\n",
+        )
+    };
+    ($i:literal: $s0:ident $s1:ident $s13:ident) => {
+        concat!(
+            "vmovdqu {s0}, [{src} + ", $i, " * {stride}]\n",
+            "vpxor ", w!($s0), ", ", w!($s0), ", ", w!($s1), "\n",
+            "vaesenc ", w!($s0), ", ", w!($s0), ", {s0}\n",
+            "vaesenc ", w!($s0), ", ", w!($s13), ", ", w!($s0), "\n",
+            "vpxor ", w!($s13), ", ", w!($s13), ", {s0}\n",
+        )
+    };
+}
+
+/// One absorption chunk, word `k` in operand `sk`, every message block a memory operand of
+/// its three uses: nothing is stored.
 macro_rules! absorb_chunk {
     () => {
         concat!(
@@ -188,6 +245,37 @@ macro_rules! absorb_chunk {
             absorb_update!(13: s13 s14 s10 s0),
             absorb_update!(14: s14 s15 s11 s1),
             absorb_update!(15: s15 s0 s12 s2),
+        )
+    };
+}
+
+/// [`absorb_chunk`] with fewer loads, for long inputs. Word 0 is written by update 0 and read
+/// by update 3 (as `S13`), then not before update 15 (as `S1`): it waits in `park`, stored
+/// as written, and its register holds the message block of updates 4 to 13, each loaded
+/// once instead of once per use. Update 13 puts the XOR of its two blocks in the register;
+/// word 0's own value comes from `park` last, into `S0 ^ S1` of update 15 and into the
+/// register after it, so that the store-to-load latency is not followed by more XORs on
+/// the way to the next rounds.
+macro_rules! absorb_chunk_parked {
+    () => {
+        concat!(
+            absorb_update!(0: s0 s1 s13 s3, park),
+            absorb_update!(1: s1 s2 s14 s4),
+            absorb_update!(2: s2 s3 s15 s5),
+            absorb_update!(3: s3 s4 s0 s6, defer),
+            absorb_update_m!(4: s4 s5 s1 s7),
+            absorb_update_m!(5: s5 s6 s2 s8),
+            absorb_update_m!(6: s6 s7 s3 s9),
+            absorb_update_m!(7: s7 s8 s4 s10),
+            absorb_update_m!(8: s8 s9 s5 s11),
+            absorb_update_m!(9: s9 s10 s6 s12),
+            absorb_update_m!(10: s10 s11 s7 s13),
+            absorb_update_m!(11: s11 s12 s8 s14),
+            absorb_update_m!(12: s12 s13 s9 s15),
+            absorb_update_m!(13: s13 s14 s10 restore),
+            absorb_update!(14: s14 s15 s11 s1),
+            absorb_update!(15: s15 s0 s12 s2, unpark),
+            "vpxor {s0}, {s0}, [{park}]\n",
         )
     };
 }
@@ -233,13 +321,26 @@ macro_rules! enc_loop {
     };
 }
 
-/// The absorption loop over `$n > 0` chunks (see [`enc_loop`]).
+/// The absorption loop over `$n > 0` chunks (see [`enc_loop`]): [`absorb_chunk`], or with
+/// `park` (one slot) [`absorb_chunk_parked`].
 macro_rules! absorb_loop {
     ($class:ident, $s:ident, $src:expr, $n:expr, $stride:expr) => {
+        absorb_loop!(@ absorb_chunk, $class, $s, $src, $n, $stride, [], [nostack, readonly])
+    };
+    ($class:ident, $s:ident, $src:expr, $n:expr, $stride:expr, park $park:expr) => {
+        absorb_loop!(
+            @ absorb_chunk_parked, $class, $s, $src, $n, $stride, [park = in(reg) $park,],
+            [nostack]
+        )
+    };
+    (
+        @ $chunk:ident, $class:ident, $s:ident, $src:expr, $n:expr, $stride:expr,
+        [$($park:tt)*], [$($option:ident),*]
+    ) => {
         asm!(
             ".p2align 5",
             "2:",
-            absorb_chunk!(),
+            $chunk!(),
             "add {src}, 16 * {stride}",
             "dec {n}",
             "jnz 2b",
@@ -259,13 +360,20 @@ macro_rules! absorb_loop {
             s13 = inout($class) $s[13].0,
             s14 = inout($class) $s[14].0,
             s15 = inout($class) $s[15].0,
+            $($park)*
             src = inout(reg) $src => _,
             n = inout(reg) $n => _,
             stride = const $stride,
-            options(nostack, readonly),
+            options($($option),*),
         )
     };
 }
+
+/// The number of chunks from which one part is absorbed by [`absorb_chunk_parked`]: 28
+/// vector loads per chunk instead of 48. Beyond the L2 cache that keeps more lines in
+/// flight (HiAEx2 MAC on AMD Zen 5, 1–2 MB: libhiae's time / ours 1.09 → 1.12); on inputs
+/// of 1–8 KiB it was 1–3 % slower there, from 64 KiB to 256 KiB level.
+const PARKED_ABSORB_CHUNKS: usize = 256;
 
 /// The number of chunks in `len` bytes of `parts`-value blocks of `blk`-byte values.
 ///
@@ -355,13 +463,19 @@ macro_rules! loops {
             if n == 0 {
                 return;
             }
+            // Written by the loop before it is read.
+            let mut park = core::mem::MaybeUninit::<[$lane; 1]>::uninit();
             // SAFETY: `chunks` checked that `n` chunks are `data`'s length: every block read
             // (block `i` of part `part`, `$blk (i · parts + part)` bytes into a chunk) is
-            // inside `data`; the loop only reads memory. The CPU features: the caller's
-            // contract.
+            // inside `data`; the only memory written is `park`, one slot aligned to `$blk`
+            // bytes, by the parked form. The CPU features: the caller's contract.
             unsafe {
                 let src = data.as_ptr().add($blk * part);
+                let park = park.as_mut_ptr().cast::<$lane>();
                 match parts {
+                    1 if n >= PARKED_ABSORB_CHUNKS => {
+                        absorb_loop!($class, s, src, n, $blk, park park)
+                    }
                     1 => absorb_loop!($class, s, src, n, $blk),
                     2 => absorb_loop!($class, s, src, n, 2 * $blk),
                     _ => absorb_loop!($class, s, src, n, 4 * $blk),

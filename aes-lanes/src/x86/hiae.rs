@@ -158,23 +158,7 @@ macro_rules! prefetch {
     };
 }
 
-/// One `Update` of block `$i` with `S0`, `S1`, `S13`, `S3` in these operands, the message
-/// block a memory operand of its uses; `$flag` as in [`absorb_flag`].
-#[rustfmt::skip]
-macro_rules! absorb_update {
-    ($i:literal: $s0:ident $s1:ident $s13:ident $s3:ident $(, $flag:ident)?) => {
-        concat!(
-            "vpxor ", w!($s0), ", ", w!($s0), ", ", w!($s1), "\n",
-            absorb_flag!($($flag)? before $s0),
-            "vaesenc ", w!($s0), ", ", w!($s0), ", [{src} + ", $i, " * {stride}]\n",
-            "vaesenc ", w!($s0), ", ", w!($s13), ", ", w!($s0), "\n",
-            absorb_flag!($($flag)? after $i $s0 $s13),
-            "vpxor ", w!($s3), ", ", w!($s3), ", [{src} + ", $i, " * {stride}]\n",
-        )
-    };
-}
-
-/// The flagged parts of [`absorb_update`], `before` the first round and `after` the second:
+/// The flagged parts of `absorb_update`, `before` the first round and `after` the second:
 /// `park` stores the new `S0` (word 0) in `park`; `defer` leaves out the `S13` XOR (word
 /// 0's, applied in update 13); `unpark` XORs word 0's value from `park` into `S0 ^ S1`.
 macro_rules! absorb_flag {
@@ -194,6 +178,22 @@ macro_rules! absorb_flag {
         )
     };
     (defer after $i:literal $s0:ident $s13:ident) => { "" };
+}
+
+/// One `Update` of block `$i` with `S0`, `S1`, `S13`, `S3` in these operands, the message
+/// block a memory operand of its uses; `$flag` as in [`absorb_flag`].
+#[rustfmt::skip]
+macro_rules! absorb_update {
+    ($i:literal: $s0:ident $s1:ident $s13:ident $s3:ident $(, $flag:ident)?) => {
+        concat!(
+            "vpxor ", w!($s0), ", ", w!($s0), ", ", w!($s1), "\n",
+            absorb_flag!($($flag)? before $s0),
+            "vaesenc ", w!($s0), ", ", w!($s0), ", [{src} + ", $i, " * {stride}]\n",
+            "vaesenc ", w!($s0), ", ", w!($s13), ", ", w!($s0), "\n",
+            absorb_flag!($($flag)? after $i $s0 $s13),
+            "vpxor ", w!($s3), ", ", w!($s3), ", [{src} + ", $i, " * {stride}]\n",
+        )
+    };
 }
 
 /// One `Update` of block `$i` with the block loaded into `s0`'s register, free while word 0

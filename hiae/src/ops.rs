@@ -564,7 +564,7 @@ impl<const LANES: usize, const WHOLE: bool> LaneOp for MacOneShot<'_, '_, LANES,
             && State::<L>::UNROLL
             && data.len() <= MAC_SHORT_UPDATES * State::<L>::BLOCK
         {
-            return State::<L>::new(self.key, self.nonce).mac_short(data);
+            return State::<L>::mac_short(self.key, self.nonce, data);
         }
         let mut st = State::<L>::new(self.key, self.nonce);
         let full = data.len() - data.len() % State::<L>::BLOCK;

@@ -249,11 +249,22 @@ impl<const LANES: usize> LaneOp for Run<'_, '_, '_, '_, '_, '_, '_, LANES> {
     }
 }
 
-/// Whole blocks of associated data, and of message, that the short form of [`OneShot`] takes,
-/// in bytes (each may have a partial block more): four blocks of HiAE, two of HiAEx2, one of
-/// HiAEx4. Its loops are unrolled that far: the few updates of a short message, where the
-/// bookkeeping of the chunk loops costs the most; a longer limit would mostly add compile time.
+/// Whole blocks of input, in bytes, that the one-shot MAC absorbs in unrolled updates without
+/// the chunk loops (a partial block more): four blocks of HiAE, two of HiAEx2, one of HiAEx4.
 pub(crate) const SHORT_BYTES: usize = 64;
+
+/// Whole blocks of associated data, and of message, that the short form of [`OneShot`] takes
+/// with `lanes` lanes, in bytes (each may have a partial block more): four blocks of HiAE and
+/// of HiAEx2, one of HiAEx4. Its loops are unrolled that far: the few updates of a short
+/// message, where the bookkeeping of the chunk loops costs the most. HiAEx2 took two blocks
+/// before: with four, libhiae's time / ours for 96- and 128-byte messages went from 1.03–1.05
+/// to 1.29–1.33 (encryption) and from 1.07–1.11 to 1.38–1.41 (decryption) on `VAES-AVX2`, AMD
+/// Zen 5, compile time level; on `AES-NI` 96 and 128 bytes 18–21 % faster, 64 bytes 4–6 %
+/// slower, on `VAES-AVX512` level. HiAEx4 with four blocks was 2–20 % faster from 128 to 256
+/// bytes but 9 % slower at 64 on `VAES-AVX2`, so it keeps one.
+pub(crate) const fn short_bytes(lanes: usize) -> usize {
+    if lanes >= 4 { SHORT_BYTES } else { 64 * lanes }
+}
 
 /// Associated data and message together, in bytes, below which a one-shot call runs
 /// [`OneShot`]; longer ones run [`Run`]. From a few KiB on, the general kernel's bookkeeping
@@ -270,7 +281,7 @@ pub(crate) const ONE_SHOT_MAX: usize = 4096;
 /// A one-shot encryption or decryption with `LANES` lanes: `Init`, the associated data, the
 /// message, the tag (below [`ONE_SHOT_MAX`] bytes).
 ///
-/// `SHORT`: at most [`SHORT_BYTES`] of whole blocks of associated data and as many of message,
+/// `SHORT`: at most [`short_bytes`] of whole blocks of associated data and as many of message,
 /// each with a partial block more, in unrolled updates without the chunk loops. Otherwise any
 /// lengths, with the chunk loops. [`one_shot`] chooses.
 ///
@@ -317,7 +328,7 @@ impl<const LANES: usize, const SHORT: bool, const AD: bool> LaneOp
         let ad_len = if AD { ad.len() as u64 } else { 0 };
         let msg_len = buf.len() as u64;
         let mut st = State::<L>::new(key, nonce);
-        let max = SHORT_BYTES / block;
+        let max = short_bytes(LANES) / block;
         if AD {
             let full = ad.len() - ad.len() % block;
             if SHORT {
@@ -494,7 +505,7 @@ pub(crate) fn one_shot<const LANES: usize>(
             })
         };
     }
-    let short = SHORT_BYTES + 16 * LANES;
+    let short = short_bytes(LANES) + 16 * LANES;
     if ad.is_empty() && buf.len() < short {
         message_kernel!(OneShot<LANES, true, false>)
     } else if ad.len() < short && buf.len() < short {

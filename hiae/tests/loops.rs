@@ -31,10 +31,12 @@ const NONCE: [u8; 16] = [0xc3; 16];
 fn lengths<V: Variant>() -> Vec<usize> {
     let chunk = 256 * V::LANES;
     let block = 16 * V::LANES;
+    // Four whole blocks and a partial one for HiAE and HiAEx2, one and a partial for HiAEx4.
+    let short = if V::LANES >= 4 { 64 } else { 64 * V::LANES };
     let all = [
         0,
         block + 3,
-        64 + block - 1,
+        short + block - 1,
         chunk - 1,
         chunk,
         2 * chunk + 3 * block,

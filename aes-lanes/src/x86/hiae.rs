@@ -162,12 +162,10 @@ macro_rules! prefetch {
 /// `park` stores the new `S0` (word 0) in `park`; `defer` leaves out the `S13` XOR (word
 /// 0's, applied in update 13); `unpark` XORs word 0's value from `park` into `S0 ^ S1`.
 macro_rules! absorb_flag {
-    (before $s0:ident) => { "" };
-    (park before $s0:ident) => { "" };
-    (defer before $s0:ident) => { "" };
     (unpark before $s0:ident) => {
         concat!("vpxor ", w!($s0), ", ", w!($s0), ", [{park}]\n")
     };
+    ($(park)? $(defer)? before $s0:ident) => { "" };
     ($(unpark)? after $i:literal $s0:ident $s13:ident) => {
         concat!("vpxor ", w!($s13), ", ", w!($s13), ", [{src} + ", $i, " * {stride}]\n")
     };

@@ -78,10 +78,8 @@ macro_rules! store {
     };
 }
 
-/// [`store`] as two 16-byte halves, for a `ymm` output 16 bytes past a 32-byte boundary:
-/// no store crosses a cache line. HiAEx2 encryption there on AMD Zen 5, ns: 64 KiB 1027 →
-/// 1011–1014, 1 MiB 16.3–16.7 → 15.9–16.0 µs; but 8 KiB 148 → 153 and 16 KiB 269–274 →
-/// 268–276, so only for 64 chunks (32 KiB) or more.
+/// [`store`] as two 16-byte halves, for the blocks of a `ymm` output 16 bytes past a 32-byte
+/// boundary that would cross a cache line (every other one, [`HALVES_CHUNKS`]).
 #[rustfmt::skip]
 macro_rules! store_halves {
     ($i:literal) => {
@@ -92,62 +90,63 @@ macro_rules! store_halves {
     };
 }
 
-/// One encryption chunk, ciphertext stored with `$st` ([`store`], [`store_halves`]); each
-/// block's store comes after the next block's load, so that a store 16 bytes before that
-/// load in the 4 KiB address space (output 16 bytes past the input's alignment) does not
-/// hold it up. Words 0 and 8 in `s0_8`, 4 and 12 in `s4_12` or `park` slots 0–3
-/// (for words 0, 4, 8, 12), as the module documentation describes.
+/// One encryption chunk, the ciphertext of even blocks stored with `$ste`, of odd blocks
+/// with `$sto` ([`store`], [`store_halves`]); each block's store comes after the next block's
+/// load, so that a store 16 bytes before that load in the 4 KiB address space (output 16
+/// bytes past the input's alignment) does not hold it up. Words 0 and 8 in `s0_8`, 4 and 12
+/// in `s4_12` or `park` slots 0–3 (for words 0, 4, 8, 12), as the module documentation
+/// describes.
 macro_rules! enc_chunk {
-    ($st:ident) => {
+    ($ste:ident $sto:ident) => {
         concat!(
             load!(0),
             enc_update!(s0_8 s1 s13, s3 = s3, s9),
             load!(1),
-            $st!(0),
+            $ste!(0),
             enc_update!(s1 s2 s14, s4_12 = [1], s10),
             load!(2),
-            $st!(1),
+            $sto!(1),
             enc_update!(s2 s3 s15, s5 = s5, s11),
             load!(3),
-            $st!(2),
+            $ste!(2),
             enc_update!(s3 s4_12 s0_8, s6 = s6, [3], park 0),
             load!(4),
-            $st!(3),
+            $sto!(3),
             enc_update!(s4_12 s5 s1, s7 = s7, s13),
             load!(5),
-            $st!(4),
+            $ste!(4),
             enc_update!(s5 s6 s2, s0_8 = [2], s14),
             load!(6),
-            $st!(5),
+            $sto!(5),
             enc_update!(s6 s7 s3, s9 = s9, s15),
             load!(7),
-            $st!(6),
+            $ste!(6),
             enc_update!(s7 s0_8 s4_12, s10 = s10, [0], park 1),
             load!(8),
-            $st!(7),
+            $sto!(7),
             enc_update!(s0_8 s9 s5, s11 = s11, s1),
             load!(9),
-            $st!(8),
+            $ste!(8),
             enc_update!(s9 s10 s6, s4_12 = [3], s2),
             load!(10),
-            $st!(9),
+            $sto!(9),
             enc_update!(s10 s11 s7, s13 = s13, s3),
             load!(11),
-            $st!(10),
+            $ste!(10),
             enc_update!(s11 s4_12 s0_8, s14 = s14, [1], park 2),
             load!(12),
-            $st!(11),
+            $sto!(11),
             enc_update!(s4_12 s13 s9, s15 = s15, s5),
             load!(13),
-            $st!(12),
+            $ste!(12),
             enc_update!(s13 s14 s10, s0_8 = [0], s6),
             load!(14),
-            $st!(13),
+            $sto!(13),
             enc_update!(s14 s15 s11, s1 = s1, s7),
             load!(15),
-            $st!(14),
+            $ste!(14),
             enc_update!(s15 s0_8 s4_12, s2 = s2, [2], park 3),
-            $st!(15),
+            $sto!(15),
         )
     };
 }
@@ -301,14 +300,14 @@ macro_rules! absorb_chunk_parked {
 }
 
 /// The encryption loop over `$n > 0` chunks, state `$s` (words 4, 8, 12 in `$park` slots
-/// 1–3), operands of register class `$class`, stores `$st`, blocks `$stride` bytes apart,
-/// the [`prefetch`] lines listed last.
+/// 1–3), operands of register class `$class`, stores `$ste` for even blocks and `$sto` for
+/// odd ones, blocks `$stride` bytes apart, the [`prefetch`] lines listed last.
 macro_rules! enc_loop {
-    ($class:ident, $st:ident, $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:expr, $blk:literal, [$($k:literal)*]) => {
+    ($class:ident, [$ste:ident $sto:ident], $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:expr, $blk:literal, [$($k:literal)*]) => {
         asm!(
             ".p2align 5",
             "2:",
-            enc_chunk!($st),
+            enc_chunk!($ste $sto),
             prefetch!($($k)*),
             "add {src}, 16 * {stride}",
             "add {dst}, 16 * {stride}",
@@ -395,6 +394,20 @@ macro_rules! absorb_loop {
 /// of 1–8 KiB it was 1–3 % slower there, from 64 KiB to 256 KiB level.
 const PARKED_ABSORB_CHUNKS: usize = 256;
 
+/// The number of chunks from which a `ymm` output 16 bytes past a 32-byte boundary has the
+/// blocks that would cross a cache line (those at 48 bytes past a 64-byte boundary) stored
+/// in 16-byte halves ([`store_halves`]), the others whole: 24 stores per chunk where every
+/// block in halves took 32. HiAEx2 encryption on AMD Zen 5, libhiae's time / ours, output
+/// 16 / 48 bytes past a page boundary, two runs; before, every block whole below 64 chunks
+/// and in halves from there: 8 KiB 1.04–1.10 / 1.04–1.08, 16 KiB 1.09–1.10 / 1.09–1.10,
+/// 64 KiB 1.13 / 1.10–1.11, 1 MiB 1.06–1.08 / 1.05–1.08; this way 8 KiB 1.08–1.15 /
+/// 1.07–1.14, 16 KiB 1.16–1.18 / 1.14–1.17, 64 KiB 1.20–1.21 / 1.19, 1 MiB 1.12–1.14 /
+/// 1.09–1.10. Below 16 chunks the stores across lines cost less than this loop's longer
+/// body (from the first chunk: 2 KiB 1.12–1.14 against 1.16–1.17). `llvm-mca
+/// -mcpu=znver3`: 30.1 cycles per chunk, 38.1 with every block in halves (one store-data
+/// operation per cycle), 26.7 for whole stores (whose crossing of lines it does not model).
+const HALVES_CHUNKS: usize = 16;
+
 /// The number of chunks in `len` bytes of `parts`-value blocks of `blk`-byte values.
 ///
 /// # Panics
@@ -418,7 +431,8 @@ fn chunks(len: usize, blk: usize, part: usize, parts: usize) -> usize {
 /// ([`Lanes::hiae_absorb_chunks`](crate::Lanes::hiae_absorb_chunks)) for `$lane` (generic
 /// over `$g`), whose value is one register of class `$class` holding `$blk` bytes, compiled
 /// with `$features`; `prefetch` lists the lines the one-part encryption loop prefetches,
-/// `$halves` (if given) is its store for outputs 16 bytes past a `$blk`-byte boundary.
+/// `$halves` (if given) stores the blocks of outputs 16 bytes past a `$blk`-byte boundary
+/// that would cross a cache line ([`HALVES_CHUNKS`]).
 macro_rules! loops {
     (
         $lane:ty, [$($g:tt)*], $class:ident, $blk:literal, $features:literal,
@@ -454,12 +468,15 @@ macro_rules! loops {
                 let (src, dst) = (src.add($blk * part), dst.add($blk * part));
                 let park = park.as_mut_ptr();
                 match parts {
-                    $(1 if n >= 64 && (dst as usize) % $blk == 16 => {
-                        enc_loop!($class, $halves, s, park, src, dst, n, $blk, $blk, $prefetch)
+                    $(1 if n >= HALVES_CHUNKS && (dst as usize) % 64 == 16 => {
+                        enc_loop!($class, [store $halves], s, park, src, dst, n, $blk, $blk, $prefetch)
+                    }
+                    1 if n >= HALVES_CHUNKS && (dst as usize) % 64 == 48 => {
+                        enc_loop!($class, [$halves store], s, park, src, dst, n, $blk, $blk, $prefetch)
                     })?
-                    1 => enc_loop!($class, store, s, park, src, dst, n, $blk, $blk, $prefetch),
-                    2 => enc_loop!($class, store, s, park, src, dst, n, 2 * $blk, $blk, []),
-                    _ => enc_loop!($class, store, s, park, src, dst, n, 4 * $blk, $blk, []),
+                    1 => enc_loop!($class, [store store], s, park, src, dst, n, $blk, $blk, $prefetch),
+                    2 => enc_loop!($class, [store store], s, park, src, dst, n, 2 * $blk, $blk, []),
+                    _ => enc_loop!($class, [store store], s, park, src, dst, n, 4 * $blk, $blk, []),
                 }
             }
             s[4].0 = park[1];

@@ -398,14 +398,14 @@ const PARKED_ABSORB_CHUNKS: usize = 256;
 /// blocks that would cross a cache line (those at 48 bytes past a 64-byte boundary) stored
 /// in 16-byte halves ([`store_halves`]), the others whole: 24 stores per chunk where every
 /// block in halves took 32. HiAEx2 encryption on AMD Zen 5, libhiae's time / ours, output
-/// 16 / 48 bytes past a page boundary, two runs; before, every block whole below 64 chunks
-/// and in halves from there: 8 KiB 1.04–1.10 / 1.04–1.08, 16 KiB 1.09–1.10 / 1.09–1.10,
-/// 64 KiB 1.13 / 1.10–1.11, 1 MiB 1.06–1.08 / 1.05–1.08; this way 8 KiB 1.08–1.15 /
-/// 1.07–1.14, 16 KiB 1.16–1.18 / 1.14–1.17, 64 KiB 1.20–1.21 / 1.19, 1 MiB 1.12–1.14 /
-/// 1.09–1.10. Below 16 chunks the stores across lines cost less than this loop's longer
-/// body (from the first chunk: 2 KiB 1.12–1.14 against 1.16–1.17). `llvm-mca
-/// -mcpu=znver3`: 30.1 cycles per chunk, 38.1 with every block in halves (one store-data
-/// operation per cycle), 26.7 for whole stores (whose crossing of lines it does not model).
+/// 16 / 48 bytes past a page boundary, against every block whole below 64 chunks and in
+/// halves from there (three runs at the same time): 64 KiB 1.13–1.14 / 1.10–1.12 →
+/// 1.18–1.21 / 1.17–1.19, 1 MiB 1.08–1.13 / 1.08–1.13 → 1.15–1.18 / 1.16–1.20; with
+/// thresholds 1, 16, 32 and 64 (two runs each): 8 KiB 1.04–1.10 → 1.07–1.15, 16 KiB
+/// 1.07–1.10 → 1.14–1.18, and from the first chunk 2 KiB 1.16–1.17 → 1.12–1.14 (the stores
+/// across lines cost less there than the longer loop body). `llvm-mca -mcpu=znver3`: 30.1
+/// cycles per chunk, 38.1 with every block in halves (one store-data operation per cycle),
+/// 26.7 for whole stores (whose crossing of lines it does not model).
 const HALVES_CHUNKS: usize = 16;
 
 /// The number of chunks in `len` bytes of `parts`-value blocks of `blk`-byte values.

@@ -256,14 +256,14 @@ pub(crate) const SHORT_BYTES: usize = 64;
 /// Whole blocks of associated data, and of message, that the short form of [`OneShot`] takes
 /// with `lanes` lanes, in bytes (each may have a partial block more): four blocks of HiAE and
 /// of HiAEx2, one of HiAEx4. Its loops are unrolled that far: the few updates of a short
-/// message, where the bookkeeping of the chunk loops costs the most. HiAEx2 took two blocks
-/// before: with four, libhiae's time / ours for 96- and 128-byte messages went from 1.03–1.05
-/// to 1.29–1.33 (encryption) and from 1.07–1.11 to 1.38–1.41 (decryption) on `VAES-AVX2`, AMD
-/// Zen 5, compile time level; on `AES-NI` 96 and 128 bytes 18–21 % faster, 64 bytes 4–6 %
-/// slower, on `VAES-AVX512` level. HiAEx4 with four blocks was 2–20 % faster from 128 to 256
-/// bytes but 9 % slower at 64 on `VAES-AVX2`, so it keeps one.
+/// message, where the bookkeeping of the chunk loops costs the most. With four blocks HiAEx4
+/// was slower at 64 bytes on `VAES-AVX2`, so it keeps the MAC's one (PERFORMANCE.md).
 pub(crate) const fn short_bytes(lanes: usize) -> usize {
-    if lanes >= 4 { SHORT_BYTES } else { 64 * lanes }
+    if lanes <= 2 {
+        4 * 16 * lanes
+    } else {
+        SHORT_BYTES
+    }
 }
 
 /// Associated data and message together, in bytes, below which a one-shot call runs

@@ -161,6 +161,15 @@ macro_rules! prefetch {
     };
 }
 
+/// Message block `$i` XORed into the operand `$x` (a memory operand): the `S3` and `S13`
+/// XORs of the absorption updates.
+#[rustfmt::skip]
+macro_rules! xor_block {
+    ($i:literal: $x:ident) => {
+        concat!("vpxor ", w!($x), ", ", w!($x), ", [{src} + ", $i, " * {stride}]\n")
+    };
+}
+
 /// The flagged parts of `absorb_update`, `before` the first round and `after` the second:
 /// `park` stores the new `S0` (word 0) in `park`; `defer` leaves out the `S13` XOR (word
 /// 0's, applied in update 13); `unpark` XORs word 0's value from `park` into `S0 ^ S1`.
@@ -169,9 +178,7 @@ macro_rules! absorb_flag {
         concat!("vpxor ", w!($s0), ", ", w!($s0), ", [{park}]\n")
     };
     ($(park)? $(defer)? before $s0:ident) => { "" };
-    ($(unpark)? after $i:literal $s0:ident $s13:ident) => {
-        concat!("vpxor ", w!($s13), ", ", w!($s13), ", [{src} + ", $i, " * {stride}]\n")
-    };
+    ($(unpark)? after $i:literal $s0:ident $s13:ident) => { xor_block!($i: $s13) };
     (park after $i:literal $s0:ident $s13:ident) => {
         concat!(
             "vmovdqa [{park}], ", w!($s0), "\n",
@@ -181,17 +188,9 @@ macro_rules! absorb_flag {
     (defer after $i:literal $s0:ident $s13:ident) => { "" };
 }
 
-/// The `S3 ^= m` of update `$i`: block `$i` into the operand `$s3`.
-#[rustfmt::skip]
-macro_rules! s3_xor {
-    ($i:literal: $s3:ident) => {
-        concat!("vpxor ", w!($s3), ", ", w!($s3), ", [{src} + ", $i, " * {stride}]\n")
-    };
-}
-
 /// One `Update` of block `$i` with `S0`, `S1`, `S13` and (if given) `S3` in these operands,
 /// the message block a memory operand of its uses; `$flag` as in [`absorb_flag`]. Without
-/// `$s3` the update leaves out its `S3` XOR, which the caller places ([`s3_xor`]).
+/// `$s3` the update leaves out its `S3` XOR, which the caller places ([`xor_block`]).
 #[rustfmt::skip]
 macro_rules! absorb_update {
     ($i:literal: $s0:ident $s1:ident $s13:ident $($s3:ident)? $(, $flag:ident)?) => {
@@ -201,7 +200,7 @@ macro_rules! absorb_update {
             "vaesenc ", w!($s0), ", ", w!($s0), ", [{src} + ", $i, " * {stride}]\n",
             "vaesenc ", w!($s0), ", ", w!($s13), ", ", w!($s0), "\n",
             absorb_flag!($($flag)? after $i $s0 $s13),
-            $(s3_xor!($i: $s3),)?
+            $(xor_block!($i: $s3),)?
         )
     };
 }
@@ -214,7 +213,7 @@ macro_rules! absorb_update_m {
     ($i:literal: $s0:ident $s1:ident $s13:ident restore) => {
         concat!(
             absorb_update_m!($i: $s0 $s1 $s13),
-            "vpxor {s0}, {s0}, [{src} + 3 * {stride}]\n",
+            xor_block!(3: s0),
         )
     };
     ($i:literal: $s0:ident $s1:ident $s13:ident $s3:ident) => {
@@ -247,20 +246,20 @@ macro_rules! absorb_update_m {
 macro_rules! absorb_chunk {
     () => {
         concat!(
-            s3_xor!(0: s3), s3_xor!(1: s4), s3_xor!(2: s5),
-            s3_xor!(3: s6), absorb_update!(0: s0 s1 s13),
-            s3_xor!(4: s7), absorb_update!(1: s1 s2 s14),
-            s3_xor!(5: s8), absorb_update!(2: s2 s3 s15),
-            s3_xor!(6: s9), absorb_update!(3: s3 s4 s0),
-            s3_xor!(7: s10), absorb_update!(4: s4 s5 s1),
-            s3_xor!(8: s11), absorb_update!(5: s5 s6 s2),
-            s3_xor!(9: s12), absorb_update!(6: s6 s7 s3),
-            s3_xor!(10: s13), absorb_update!(7: s7 s8 s4),
-            s3_xor!(11: s14), absorb_update!(8: s8 s9 s5),
-            s3_xor!(12: s15), absorb_update!(9: s9 s10 s6),
-            s3_xor!(13: s0), absorb_update!(10: s10 s11 s7),
-            s3_xor!(14: s1), absorb_update!(11: s11 s12 s8),
-            s3_xor!(15: s2), absorb_update!(12: s12 s13 s9),
+            xor_block!(0: s3), xor_block!(1: s4), xor_block!(2: s5),
+            xor_block!(3: s6), absorb_update!(0: s0 s1 s13),
+            xor_block!(4: s7), absorb_update!(1: s1 s2 s14),
+            xor_block!(5: s8), absorb_update!(2: s2 s3 s15),
+            xor_block!(6: s9), absorb_update!(3: s3 s4 s0),
+            xor_block!(7: s10), absorb_update!(4: s4 s5 s1),
+            xor_block!(8: s11), absorb_update!(5: s5 s6 s2),
+            xor_block!(9: s12), absorb_update!(6: s6 s7 s3),
+            xor_block!(10: s13), absorb_update!(7: s7 s8 s4),
+            xor_block!(11: s14), absorb_update!(8: s8 s9 s5),
+            xor_block!(12: s15), absorb_update!(9: s9 s10 s6),
+            xor_block!(13: s0), absorb_update!(10: s10 s11 s7),
+            xor_block!(14: s1), absorb_update!(11: s11 s12 s8),
+            xor_block!(15: s2), absorb_update!(12: s12 s13 s9),
             absorb_update!(13: s13 s14 s10),
             absorb_update!(14: s14 s15 s11),
             absorb_update!(15: s15 s0 s12),
@@ -396,16 +395,12 @@ const PARKED_ABSORB_CHUNKS: usize = 256;
 
 /// The number of chunks from which a `ymm` output 16 bytes past a 32-byte boundary has the
 /// blocks that would cross a cache line (those at 48 bytes past a 64-byte boundary) stored
-/// in 16-byte halves ([`store_halves`]), the others whole: 24 stores per chunk where every
-/// block in halves took 32. HiAEx2 encryption on AMD Zen 5, libhiae's time / ours, output
-/// 16 / 48 bytes past a page boundary, against every block whole below 64 chunks and in
-/// halves from there (three runs at the same time): 64 KiB 1.13–1.14 / 1.10–1.12 →
-/// 1.18–1.21 / 1.17–1.19, 1 MiB 1.08–1.13 / 1.08–1.13 → 1.15–1.18 / 1.16–1.20; with
-/// thresholds 1, 16, 32 and 64 (two runs each): 8 KiB 1.04–1.10 → 1.07–1.15, 16 KiB
-/// 1.07–1.10 → 1.14–1.18, and from the first chunk 2 KiB 1.16–1.17 → 1.12–1.14 (the stores
-/// across lines cost less there than the longer loop body). `llvm-mca -mcpu=znver3`: 30.1
-/// cycles per chunk, 38.1 with every block in halves (one store-data operation per cycle),
-/// 26.7 for whole stores (whose crossing of lines it does not model).
+/// in 16-byte halves ([`store_halves`]), the others whole: 24 stores per chunk, none across
+/// a line, where every block in halves took 32. Below 16 chunks the stores across lines cost
+/// less than the longer loop body. HiAEx2 encryption there on AMD Zen 5 against every
+/// block whole below 64 chunks and in halves from there, libhiae's time / ours: 16 KiB
+/// 1.07–1.10 → 1.14–1.18, 64 KiB 1.10–1.14 → 1.17–1.21 (hiae's PERFORMANCE.md; `llvm-mca
+/// -mcpu=znver3` 30.1 cycles per chunk against 38.1 with every block in halves).
 const HALVES_CHUNKS: usize = 16;
 
 /// The number of chunks in `len` bytes of `parts`-value blocks of `blk`-byte values.

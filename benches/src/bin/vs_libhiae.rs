@@ -7,7 +7,8 @@
 //! libraries; for the HiAEx2 MAC, whose last step differs by definition, only that both run),
 //! then timed in batches that alternate between them, the best batch of each kept;
 //! the parent process runs several child processes (each with its own address-space layout)
-//! and reports per cell the median and the lowest of the ratios `libhiae time / our time`.
+//! and reports per cell the median time per call of each library (ns, and as Gbps) and the
+//! median and the lowest of the ratios `libhiae time / our time`.
 //!
 //! ```text
 //! vs-libhiae [--variants hiae,hiaex2] [--ops encrypt,decrypt,mac]
@@ -570,14 +571,15 @@ fn parent(o: &Options, args: &[String]) -> Result<(), String> {
     }
     eprintln!();
     println!(
-        "\n| variant | op | size | output | ours Gbps | libhiae Gbps | libhiae time / ours, median | lowest |"
+        "\n| variant | op | size | output | ours ns | libhiae ns | ours Gbps | libhiae Gbps | libhiae time / ours, median | lowest |"
     );
-    println!("|---|---|---:|---|---:|---:|---:|---:|");
+    println!("|---|---|---:|---|---:|---:|---:|---:|---:|---:|");
     for ((_, (name, op, size, place)), v) in &cells {
         let mut ratios: Vec<f64> = v.iter().map(|(o, l)| l / o).collect();
         let lowest = ratios.iter().copied().fold(f64::MAX, f64::min);
         let mut ours: Vec<f64> = v.iter().map(|t| t.0).collect();
         let mut lib: Vec<f64> = v.iter().map(|t| t.1).collect();
+        let (ours_ns, lib_ns) = (median(&mut ours), median(&mut lib));
         let gbps = |ns: f64| *size as f64 * 8.0 / ns;
         let place = if place == "in" {
             "in place".to_string()
@@ -585,9 +587,9 @@ fn parent(o: &Options, args: &[String]) -> Result<(), String> {
             format!("+{place}")
         };
         println!(
-            "| {name} | {op} | {size} | {place} | {:.1} | {:.1} | {:.3} | {:.3} |",
-            gbps(median(&mut ours)),
-            gbps(median(&mut lib)),
+            "| {name} | {op} | {size} | {place} | {ours_ns:.1} | {lib_ns:.1} | {:.1} | {:.1} | {:.3} | {:.3} |",
+            gbps(ours_ns),
+            gbps(lib_ns),
             median(&mut ratios),
             lowest
         );

@@ -85,6 +85,18 @@ pub trait Lanes: Copy {
     /// If `dst` is shorter than `BYTES`.
     fn store(self, dst: &mut [u8]);
 
+    /// Stores `BYTES` bytes (unaligned) to the start of `dst` as 16-byte pieces, so that a
+    /// value at 16 bytes before a cache-line boundary is written without a store across the
+    /// line. This default is [`store`](Lanes::store); lane types with
+    /// [`Self::REALIGN_STORES`] override it.
+    ///
+    /// # Panics
+    /// If `dst` is shorter than `BYTES`.
+    #[inline(always)]
+    fn store_pieces(self, dst: &mut [u8]) {
+        self.store(dst);
+    }
+
     /// The `BYTES` bytes that start `16 · n` bytes before the end of `prev` in `prev`
     /// followed by `next`: the last `n` 16-byte blocks of `prev`, then the first
     /// `LANES − n` of `next` (`0 < n < LANES`). A loop that writes consecutive values to an

@@ -51,6 +51,13 @@ pub(crate) const MAC_SHORT_UPDATES: usize = 5;
 /// Shortest run of whole chunks whose output the encryption loop realigns ([`Realign`]).
 const REALIGN_MIN: usize = 8192;
 
+/// Shortest run of whole chunks for which the decryption loop stores the values that would
+/// cross a cache line in 16-byte pieces ([`State::pieces_for`]). HiAEx2 on AMD Zen 4, output
+/// 16 bytes past a 32-byte boundary: 8 KiB in 256 instead of 271 ns, 64 KiB 1880–1930
+/// instead of 2100–2300, 1 MiB 30.3–30.6 instead of 34.4–39.1 µs; from 1 KiB to 4 KiB level
+/// or up to 5 % slower (PERFORMANCE.md).
+const DEC_PIECES_MIN: usize = 8192;
+
 /// Whether `len` bytes of message or MAC input of a `lanes`-lane instance go to the one-shot
 /// kernels for whole chunks (`WholeOneShot`, and `MacOneShot` with `WHOLE`): a multiple of
 /// the chunk (`256 · lanes` bytes), shorter than the lengths at which the lanes are rotated
@@ -1063,9 +1070,9 @@ impl<L: Lanes> State<L> {
     /// [`REALIGN_MIN`] bytes; 0 (no shift) otherwise. Below that length the stores crossing
     /// cache lines cost less than the realigned loop's start (HiAEx2 on AMD Zen 4, 16 bytes
     /// past a 32-byte boundary: 1 KiB in 64 instead of 57 ns, 8 KiB in 212 instead of 237).
-    /// The decryption loop, bound by its dependency chain, gained less (64 KiB: 1817 instead
-    /// of 2046 ns) and its parked form spilled more with a realigned loop beside it in the
-    /// same kernel, so it stores as it is.
+    /// The decryption loop, realigned so, gained less (64 KiB: 1817 instead of 2046 ns) and
+    /// its parked form spilled more with a realigned loop beside it in the same kernel; it
+    /// stores in pieces instead ([`pieces_for`](Self::pieces_for)).
     #[inline(always)]
     fn shift_for(buf: &mut InOutBuf<'_, '_, u8>, parts: usize) -> usize {
         if !(Self::UNROLL && L::REALIGN_STORES && L::PARTS == 1) || parts != 1 {
@@ -1083,21 +1090,47 @@ impl<L: Lanes> State<L> {
 
     /// The decryption loop of [`crypt_chunks`](Self::crypt_chunks).
     #[inline(always)]
-    fn dec_chunks(&mut self, buf: InOutBuf<'_, '_, u8>, h: usize, parts: usize) {
+    fn dec_chunks(&mut self, mut buf: InOutBuf<'_, '_, u8>, h: usize, parts: usize) {
         // Parking (`DEC_PARK`) costs a copy of the state in and out of memory around the
         // loop. A part of a wider state (`parts > 1`) that goes over a single chunk pays that
         // copy for sixteen updates only, and runs the plain form instead.
         if Self::DEC_PARK && (parts == 1 || buf.len() >= 2 * parts * Self::CHUNK) {
-            self.dec_chunks_in::<true>(buf, h, parts);
+            match Self::pieces_for(&mut buf, parts) {
+                0 => self.dec_chunks_in::<true, 0>(buf, h, parts),
+                1 => self.dec_chunks_in::<true, 1>(buf, h, parts),
+                _ => self.dec_chunks_in::<true, 2>(buf, h, parts),
+            }
         } else {
-            self.dec_chunks_in::<false>(buf, h, parts);
+            self.dec_chunks_in::<false, 0>(buf, h, parts);
+        }
+    }
+
+    /// Which values of a chunk the decryption loop stores in 16-byte pieces
+    /// ([`Lanes::store_pieces`]) because they would cross a cache line: 0 none, 1 those of
+    /// even updates, 2 those of odd ones. Where the lane type realigns its stores
+    /// ([`Lanes::REALIGN_STORES`], two lanes in a 256-bit register), the loop writes whole
+    /// registers (`parts` 1) over at least [`DEC_PIECES_MIN`] bytes and the output is 16 bytes
+    /// past a 32-byte boundary, every other value sits across a line; else 0. (The shifted
+    /// stores of the encryption loop, [`Realign`], made the decryption kernel spill more.)
+    #[inline(always)]
+    fn pieces_for(buf: &mut InOutBuf<'_, '_, u8>, parts: usize) -> usize {
+        if !(Self::UNROLL && L::REALIGN_STORES && L::PARTS == 1 && L::BYTES == 32) || parts != 1 {
+            return 0;
+        }
+        if buf.len() < DEC_PIECES_MIN {
+            return 0;
+        }
+        match buf.get_out().as_ptr() as usize % 64 {
+            48 => 1,
+            16 => 2,
+            _ => 0,
         }
     }
 
     /// [`dec_chunks`](Self::dec_chunks) with the state words parked in memory (`PARK`) or
     /// not.
     #[inline(always)]
-    fn dec_chunks_in<const PARK: bool>(
+    fn dec_chunks_in<const PARK: bool, const PIECES: usize>(
         &mut self,
         mut buf: InOutBuf<'_, '_, u8>,
         h: usize,
@@ -1144,7 +1177,12 @@ impl<L: Lanes> State<L> {
                 s[I] = s13.aes_round(t);
                 s[(I + 13) % 16] = s13.xor(m);
                 win = [win[1], win[2], m];
-                m.store(&mut chunk.get_out()[Self::at(I, h, parts)..]);
+                let out = &mut chunk.get_out()[Self::at(I, h, parts)..];
+                if PIECES != 0 && I % 2 == PIECES - 1 {
+                    m.store_pieces(out);
+                } else {
+                    m.store(out);
+                }
             });
         }
         if park {

@@ -45,6 +45,17 @@ impl<const VL: bool> Lanes for Ymm<VL> {
     }
 
     #[inline(always)]
+    fn store_pieces(self, dst: &mut [u8]) {
+        if cfg!(miri) {
+            // Miri runs no assembly; the bytes written are the same.
+            self.store(dst);
+            return;
+        }
+        // SAFETY: AVX2 checked by the entry point.
+        unsafe { store_halves(&mut dst[..32], self.0) }
+    }
+
+    #[inline(always)]
     fn from_words(words: &[u64; 2 * crate::MAX_LANES]) -> Self {
         let w = |i: usize| words[i] as i64;
         // SAFETY: AVX checked by the entry point.
@@ -183,5 +194,27 @@ impl<const VL: bool> Lanes for Ymm<VL> {
         let w1 = w[1].xor(w0);
         let w2 = w[2].xor(w1);
         [w0, w1, w2, w[3].xor(w2)]
+    }
+}
+
+/// Stores `v` into the 32 bytes of `dst` as two 16-byte halves. Assembly, since LLVM merges
+/// two stores of adjacent halves into one 256-bit store.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn store_halves(dst: &mut [u8], v: __m256i) {
+    assert!(dst.len() >= 32);
+    // SAFETY: 32 writable bytes at `dst`, no alignment needed; nothing else is touched (no
+    // stack, the flags kept). AVX2: the caller's contract.
+    unsafe {
+        core::arch::asm!(
+            "vmovdqu [{p}], {v:x}",
+            "vextracti128 [{p} + 16], {v}, 1",
+            p = in(reg) dst.as_mut_ptr(),
+            v = in(ymm_reg) v,
+            options(nostack, preserves_flags),
+        );
     }
 }

@@ -970,7 +970,7 @@ impl<L: Lanes> State<L> {
             debug_assert!(done);
             return;
         }
-        let shift = Self::shift_for(&mut buf, parts);
+        let shift = Self::shift_for(&mut buf, parts, REALIGN_MIN);
         if shift != 0 {
             self.enc_chunks_shifted(buf, shift);
             return;
@@ -1067,18 +1067,19 @@ impl<L: Lanes> State<L> {
     /// the lane type realigns ([`Lanes::REALIGN_STORES`]: two lanes in a 256-bit register),
     /// the output address is a multiple of 16 but not of the register's width (`BYTES`), the
     /// loop writes whole registers (`parts` 1, a one-part lane type) and goes over at least
-    /// [`REALIGN_MIN`] bytes; 0 (no shift) otherwise. Below that length the stores crossing
-    /// cache lines cost less than the realigned loop's start (HiAEx2 on AMD Zen 4, 16 bytes
-    /// past a 32-byte boundary: 1 KiB in 64 instead of 57 ns, 8 KiB in 212 instead of 237).
+    /// `min` bytes ([`REALIGN_MIN`] for encryption); 0 (no shift) otherwise. Below
+    /// `REALIGN_MIN` the stores crossing cache lines cost less than the realigned loop's start
+    /// (HiAEx2 on AMD Zen 4, 16 bytes past a 32-byte boundary: 1 KiB in 64 instead of 57 ns,
+    /// 8 KiB in 212 instead of 237).
     /// The decryption loop, realigned so, gained less (64 KiB: 1817 instead of 2046 ns) and
     /// its parked form spilled more with a realigned loop beside it in the same kernel; it
     /// stores in pieces instead ([`pieces_for`](Self::pieces_for)).
     #[inline(always)]
-    fn shift_for(buf: &mut InOutBuf<'_, '_, u8>, parts: usize) -> usize {
+    fn shift_for(buf: &mut InOutBuf<'_, '_, u8>, parts: usize, min: usize) -> usize {
         if !(Self::UNROLL && L::REALIGN_STORES && L::PARTS == 1) || parts != 1 {
             return 0;
         }
-        if buf.len() < REALIGN_MIN {
+        if buf.len() < min {
             return 0;
         }
         let addr = buf.get_out().as_ptr() as usize;
@@ -1107,23 +1108,21 @@ impl<L: Lanes> State<L> {
 
     /// Which values of a chunk the decryption loop stores in 16-byte pieces
     /// ([`Lanes::store_pieces`]) because they would cross a cache line: 0 none, 1 those of
-    /// even updates, 2 those of odd ones. Where the lane type realigns its stores
-    /// ([`Lanes::REALIGN_STORES`], two lanes in a 256-bit register), the loop writes whole
-    /// registers (`parts` 1) over at least [`DEC_PIECES_MIN`] bytes and the output is 16 bytes
-    /// past a 32-byte boundary, every other value sits across a line; else 0. (The shifted
-    /// stores of the encryption loop, [`Realign`], made the decryption kernel spill more.)
+    /// even updates, 2 those of odd ones. Where the encryption loop would shift a 256-bit
+    /// output by a block ([`shift_for`](Self::shift_for), from [`DEC_PIECES_MIN`] bytes), the
+    /// output is 16 bytes past a 32-byte boundary and every other value sits across a line;
+    /// else 0. (The shifted stores themselves, [`Realign`], made the decryption kernel spill
+    /// more.)
     #[inline(always)]
     fn pieces_for(buf: &mut InOutBuf<'_, '_, u8>, parts: usize) -> usize {
-        if !(Self::UNROLL && L::REALIGN_STORES && L::PARTS == 1 && L::BYTES == 32) || parts != 1 {
+        if L::BYTES != 32 || Self::shift_for(buf, parts, DEC_PIECES_MIN) == 0 {
             return 0;
         }
-        if buf.len() < DEC_PIECES_MIN {
-            return 0;
-        }
-        match buf.get_out().as_ptr() as usize % 64 {
-            48 => 1,
-            16 => 2,
-            _ => 0,
+        // 16 or 48 bytes past a 64-byte boundary: the even or the odd values cross.
+        if buf.get_out().as_ptr() as usize % 64 == 48 {
+            1
+        } else {
+            2
         }
     }
 

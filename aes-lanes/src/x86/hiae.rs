@@ -564,4 +564,4 @@ macro_rules! hiae_methods {
         }
     };
 }
-pub(super) use hiae_methods;
+pub(super) use {hiae_methods, store_halves};

@@ -52,7 +52,7 @@ impl<const VL: bool> Lanes for Ymm<VL> {
             return;
         }
         // SAFETY: AVX2 checked by the entry point.
-        unsafe { store_halves(&mut dst[..32], self.0) }
+        unsafe { store_in_halves(&mut dst[..32], self.0) }
     }
 
     #[inline(always)]
@@ -197,23 +197,24 @@ impl<const VL: bool> Lanes for Ymm<VL> {
     }
 }
 
-/// Stores `v` into the 32 bytes of `dst` as two 16-byte halves. Assembly, since LLVM merges
-/// two stores of adjacent halves into one 256-bit store.
+/// Stores `v` into the 32 bytes of `dst` as two 16-byte halves, with the encryption loop's
+/// instructions for it ([`store_halves`](super::hiae::store_halves)). Assembly, since LLVM
+/// merges two stores of adjacent halves into one 256-bit store.
 ///
 /// # Safety
 /// The CPU must support AVX2.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn store_halves(dst: &mut [u8], v: __m256i) {
+unsafe fn store_in_halves(dst: &mut [u8], v: __m256i) {
     assert!(dst.len() >= 32);
     // SAFETY: 32 writable bytes at `dst`, no alignment needed; nothing else is touched (no
     // stack, the flags kept). AVX2: the caller's contract.
     unsafe {
         core::arch::asm!(
-            "vmovdqu [{p}], {v:x}",
-            "vextracti128 [{p} + 16], {v}, 1",
-            p = in(reg) dst.as_mut_ptr(),
-            v = in(ymm_reg) v,
+            super::hiae::store_halves!(0),
+            dst = in(reg) dst.as_mut_ptr(),
+            t = in(ymm_reg) v,
+            stride = const 0,
             options(nostack, preserves_flags),
         );
     }

@@ -33,12 +33,32 @@ impl Neon {
     }
 }
 
+/// `v`, unchanged, through an empty `asm!` the optimizer cannot see into, so that it cannot
+/// regroup the XORs on either side (for [`Lanes::xor_late`]). No instruction is emitted; under
+/// Miri, which cannot run `asm!`, the value passes through as it is.
+#[inline(always)]
+fn kept(v: uint8x16_t) -> uint8x16_t {
+    #[cfg(not(miri))]
+    {
+        let mut v = v;
+        // SAFETY: an empty instruction string: `v` stays in its register, unchanged; no
+        // memory, stack or flags touched. NEON registers are in the aarch64 baseline.
+        unsafe {
+            core::arch::asm!("/* {0:v} */", inout(vreg) v, options(pure, nomem, nostack, preserves_flags));
+        }
+        v
+    }
+    #[cfg(miri)]
+    v
+}
+
 impl Lanes for Neon {
     crate::lanes::one_part!();
 
     const LANES: usize = 1;
     const REGISTERS: usize = 32;
     const FUSED_XOR3: bool = false;
+    const AES_XOR_FIRST: bool = true;
 
     #[inline(always)]
     fn zero() -> Self {
@@ -98,8 +118,18 @@ impl Lanes for Neon {
     }
 
     #[inline(always)]
+    fn xor_late(self, b: Self, late: Self) -> Self {
+        Neon(kept(self.xor(b).0)).xor(late)
+    }
+
+    #[inline(always)]
     fn aes_round(self, key: Self) -> Self {
         self.aesl().xor(key)
+    }
+
+    #[inline(always)]
+    fn aesl_xor(self, key: Self) -> Self {
+        self.aes_round_pre(key)
     }
 
     #[inline(always)]
@@ -174,6 +204,7 @@ impl Lanes for NeonSha3 {
     const LANES: usize = 1;
     const REGISTERS: usize = 32;
     const FUSED_XOR3: bool = true;
+    const AES_XOR_FIRST: bool = true;
 
     #[inline(always)]
     fn zero() -> Self {
@@ -224,6 +255,11 @@ impl Lanes for NeonSha3 {
     #[inline(always)]
     fn aes_round(self, key: Self) -> Self {
         NeonSha3(self.0.aes_round(key.0))
+    }
+
+    #[inline(always)]
+    fn aesl_xor(self, key: Self) -> Self {
+        NeonSha3(self.0.aesl_xor(key.0))
     }
 
     #[inline(always)]

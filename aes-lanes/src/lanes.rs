@@ -53,6 +53,14 @@ pub trait Lanes: Copy {
     /// 1321 instead of 1183 ns).
     const REALIGN_STORES: bool = false;
 
+    /// Whether the AES instruction XORs its key in *before* the round (Arm's `aese`), so
+    /// that [`aesl_xor`](Lanes::aesl_xor) needs no separate XOR; false where the key goes in
+    /// after the round (x86 `aesenc`) or there is no AES instruction.
+    ///
+    /// Algorithms use it to put that free XOR on a dependency chain: on Arm a value that
+    /// enters an AES round as its key costs the chain no XOR of its own.
+    const AES_XOR_FIRST: bool = false;
+
     /// The single-register value this one is made of: `L` for [`Wide<L, N>`](crate::Wide),
     /// `Self` for everything else.
     type Part: Lanes;
@@ -224,6 +232,20 @@ pub trait Lanes: Copy {
             out[j] = x[j].aes_round(k[j]);
         }
         out
+    }
+
+    /// One AES round in Arm shape: `AESL(self ^ key)`. One instruction pair on Arm
+    /// ([`AES_XOR_FIRST`](Lanes::AES_XOR_FIRST)); elsewhere an XOR and an unkeyed round.
+    ///
+    /// ```
+    /// use aes_lanes::{Lanes, Soft};
+    /// let a = <Soft<1>>::broadcast(&[3; 16]);
+    /// let k = <Soft<1>>::broadcast(&[5; 16]);
+    /// assert_eq!(a.aesl_xor(k), a.xor(k).aesl());
+    /// ```
+    #[inline(always)]
+    fn aesl_xor(self, key: Self) -> Self {
+        self.xor(key).aesl()
     }
 
     /// The last AES encryption round (no MixColumns), x86 shape:

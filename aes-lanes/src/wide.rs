@@ -60,6 +60,7 @@ impl<L: Lanes, const N: usize> Lanes for Wide<L, N> {
     const LANES: usize = N * L::LANES;
     const REGISTERS: usize = L::REGISTERS;
     const FUSED_XOR3: bool = L::FUSED_XOR3;
+    const AES_XOR_FIRST: bool = L::AES_XOR_FIRST;
 
     type Part = L;
 
@@ -168,6 +169,11 @@ impl<L: Lanes, const N: usize> Lanes for Wide<L, N> {
     #[inline(always)]
     fn aes_round(self, key: Self) -> Self {
         self.zip(key, L::aes_round)
+    }
+
+    #[inline(always)]
+    fn aesl_xor(self, key: Self) -> Self {
+        self.zip(key, L::aesl_xor)
     }
 
     #[inline(always)]

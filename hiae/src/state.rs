@@ -1144,6 +1144,12 @@ impl<L: Lanes> State<L> {
         // `(S0 ^ S1) ^ m`, so only one XOR sits between two AES rounds of the chain; the
         // held-back XOR is applied off the chain.
         //
+        // Where the AES instruction XORs its key in first (`AES_XOR_FIRST`, Arm), that
+        // `(S0 ^ S1) ^ m` costs no XOR: `m` of update i-2 is the key of `aese`. There the `S1`
+        // word does not take its held-back XOR at all: it is the `S0` of the next update and
+        // then replaced, so update i+1 XORs the same `m` into its `S0 ^ S1` instead (after the
+        // two words, `xor_late`): that plaintext reaches the AES round through one XOR, not two.
+        //
         // `PARK`: the words wait in memory from their `S9` read until they are the `S1`
         // (eight at a time), and are read from there as the `S1` and the `S0`, each with its
         // held-back XOR (`xor_late` keeps `m` last: LLVM put a value loaded just before last
@@ -1167,6 +1173,8 @@ impl<L: Lanes> State<L> {
                     let x = parked[I].xor(win[0]).xor_late(parked[(I + 1) % 16], win[1]);
                     parked[(I + 9) % 16] = s[(I + 9) % 16];
                     x.aes_round(t)
+                } else if L::AES_XOR_FIRST {
+                    s[I].xor_late(s[(I + 1) % 16], win[0]).aesl_xor(win[1]).xor(t)
                 } else {
                     let m = s[I].xor(s[(I + 1) % 16]).xor(win[1]).aes_round(t);
                     s[(I + 1) % 16] = s[(I + 1) % 16].xor(win[1]);
@@ -1190,6 +1198,10 @@ impl<L: Lanes> State<L> {
             self.s[0] = self.s[0].xor(win[0]);
         }
         // Updates 14 and 15 of the last chunk held back their `S3` XORs (words 1 and 2).
+        if L::AES_XOR_FIRST && !PARK {
+            // Word 0 still lacks the plaintext of update 13 (see above).
+            self.s[0] = self.s[0].xor(win[0]);
+        }
         self.s[1] = self.s[1].xor(win[1]);
         self.s[2] = self.s[2].xor(win[2]);
     }

@@ -1197,11 +1197,11 @@ impl<L: Lanes> State<L> {
             self.s[..9].copy_from_slice(&parked[..9]);
             self.s[0] = self.s[0].xor(win[0]);
         }
-        // Updates 14 and 15 of the last chunk held back their `S3` XORs (words 1 and 2).
         if L::AES_XOR_FIRST && !PARK {
             // Word 0 still lacks the plaintext of update 13 (see above).
             self.s[0] = self.s[0].xor(win[0]);
         }
+        // Updates 14 and 15 of the last chunk held back their `S3` XORs (words 1 and 2).
         self.s[1] = self.s[1].xor(win[1]);
         self.s[2] = self.s[2].xor(win[2]);
     }

@@ -1193,12 +1193,11 @@ impl<L: Lanes> State<L> {
             });
         }
         if park {
-            // Words 0 to 8 are parked; word 0 still lacks its XOR from update 13.
+            // Words 0 to 8 are parked.
             self.s[..9].copy_from_slice(&parked[..9]);
-            self.s[0] = self.s[0].xor(win[0]);
         }
-        if L::AES_XOR_FIRST && !PARK {
-            // Word 0 still lacks the plaintext of update 13 (see above).
+        if park || (!PARK && L::AES_XOR_FIRST) {
+            // Word 0 still lacks the plaintext of update 13 (parked, or the Arm form above).
             self.s[0] = self.s[0].xor(win[0]);
         }
         // Updates 14 and 15 of the last chunk held back their `S3` XORs (words 1 and 2).

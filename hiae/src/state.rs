@@ -390,21 +390,33 @@ impl<L: Lanes> State<L> {
     /// same, as neither round reads those blocks' new values.
     #[inline(always)]
     fn update_idx(&mut self, i: usize, x: L, xors_first: bool) {
-        /// The `S3` and `S13` XORs of the update at offset `i`.
+        self.update_with(i, x, xors_first, [true, true]);
+    }
+
+    /// [`update_idx`](Self::update_idx) with only the `S3` / `S13` XORs that `xors` selects
+    /// (`[S3, S13]`): the form of [`Self::diffuse`], which leaves out the pairs of XORs that
+    /// cancel.
+    #[inline(always)]
+    fn update_with(&mut self, i: usize, x: L, xors_first: bool, xors: [bool; 2]) {
+        /// The selected `S3` and `S13` XORs of the update at offset `i`.
         #[inline(always)]
-        fn xors<L: Lanes>(s: &mut [L; 16], i: usize, s13: L, x: L) {
-            s[(i + 3) % 16] = s[(i + 3) % 16].xor(x);
-            s[(i + 13) % 16] = s13.xor(x);
+        fn apply<L: Lanes>(s: &mut [L; 16], i: usize, s13: L, x: L, xors: [bool; 2]) {
+            if xors[0] {
+                s[(i + 3) % 16] = s[(i + 3) % 16].xor(x);
+            }
+            if xors[1] {
+                s[(i + 13) % 16] = s13.xor(x);
+            }
         }
         let s = &mut self.s;
         let s13 = s[(i + 13) % 16];
         if xors_first {
-            xors(s, i, s13, x);
+            apply(s, i, s13, x, xors);
         }
         let t = s[i].xor(s[(i + 1) % 16]).aes_round(x);
         s[i] = s13.aes_round(t);
         if !xors_first {
-            xors(s, i, s13, x);
+            apply(s, i, s13, x, xors);
         }
     }
 
@@ -566,8 +578,32 @@ impl<L: Lanes> State<L> {
     }
 
     /// `Diffuse(x0, x1)`: sixteen times `Update(x0); Update(x1)`.
+    ///
+    /// Unrolled, it leaves out 22 of the 32 `S3` XORs and 22 of the 32 `S13` XORs: the block
+    /// that update `k` XORs into its `S13` word is XORed into the same word again by update
+    /// `k + 10` (its `S3` then; `k` and `k + 10` take the same `x`), and no update in between
+    /// reads that word (an update reads `S0`, `S1` and `S13`; the word goes from position 12
+    /// to 4 meanwhile). So both XORs are left out where both fall inside the 32 updates
+    /// (`k < 22`); the `S3` XORs of updates 0–9 (their pairs came before) and the `S13` XORs of
+    /// updates 22–31 (their pairs come after) stay. The state is the same as with every XOR.
     #[inline(always)]
     pub(crate) fn diffuse(&mut self, x0: L, x1: L) {
+        self.diffuse_keeping(x0, x1, true);
+    }
+
+    /// `Diffuse(t, t)` for a caller that takes only the block sum afterwards
+    /// ([`Self::block_sum`]): as [`diffuse`](Self::diffuse), and the `S13` XORs of updates
+    /// 22–31 are left out too. Each would put `t` into one block of the sum, ten times in all,
+    /// so the sum is unchanged (the blocks themselves are not: the state is not for use).
+    #[inline(always)]
+    fn diffuse_for_sum(&mut self, t: L) {
+        self.diffuse_keeping(t, t, false);
+    }
+
+    /// [`diffuse`](Self::diffuse); `keep` false leaves out the `S13` XORs of updates 22–31
+    /// (for `x0 = x1` followed by the block sum only, [`diffuse_for_sum`](Self::diffuse_for_sum)).
+    #[inline(always)]
+    fn diffuse_keeping(&mut self, x0: L, x1: L, keep: bool) {
         if !Self::UNROLL {
             // 32 updates at offsets 0..16, twice: back in canonical order.
             for i in (0..32).step_by(2) {
@@ -580,25 +616,40 @@ impl<L: Lanes> State<L> {
         // chains would run one after the other instead of hiding each other's latency.
         if Self::SPLIT && L::PARTS > 2 {
             by_parts!(self, |p, I| {
-                p.diffuse_lanes(x0.part(I), x1.part(I));
+                p.diffuse_lanes(x0.part(I), x1.part(I), keep);
             });
         } else {
-            self.diffuse_lanes(x0, x1);
+            self.diffuse_lanes(x0, x1, keep);
         }
     }
 
-    /// [`diffuse`](Self::diffuse) on all lanes at once.
+    /// [`diffuse_keeping`](Self::diffuse_keeping) on all lanes at once.
     #[inline(always)]
-    fn diffuse_lanes(&mut self, x0: L, x1: L) {
+    fn diffuse_lanes(&mut self, x0: L, x1: L, keep: bool) {
         // Rotation-free: update k works at offset k mod 16, so after the 32 updates the array
         // is back in canonical order. (A rolled loop with a real rotation per update is the
         // same code when the state fits in registers, but for states that do not — `Wide`
         // lanes on AES-NI — every rotation moves the whole array through memory.)
-        for _ in 0..2 {
-            unroll16!(I => {
-                self.update_at::<I>(if I.is_multiple_of(2) { x0 } else { x1 });
-            });
+        self.diffuse_at(0, x0, x1, keep);
+    }
+
+    /// The 32 unrolled updates of [`diffuse_keeping`](Self::diffuse_keeping), update `k` at
+    /// rotation offset `(off + k) mod 16`, with the XORs that do not cancel.
+    #[inline(always)]
+    fn diffuse_at(&mut self, off: usize, x0: L, x1: L, keep: bool) {
+        /// The `[S3, S13]` XORs that update `k` of the 32 keeps.
+        #[inline(always)]
+        fn kept(k: usize, keep: bool) -> [bool; 2] {
+            [k < 10, keep && k >= 22]
         }
+        unroll16!(I => {
+            let x = if I.is_multiple_of(2) { x0 } else { x1 };
+            self.update_with((off + I) % 16, x, false, kept(I, keep));
+        });
+        unroll16!(I => {
+            let x = if I.is_multiple_of(2) { x0 } else { x1 };
+            self.update_with((off + I) % 16, x, false, kept(16 + I, keep));
+        });
     }
 
     /// The keystream of the next update: `AESL(S0 ^ S1) ^ S9` (state unchanged).
@@ -1303,13 +1354,14 @@ impl<L: Lanes> State<L> {
     fn mac_short_n<const N: usize>(key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16] {
         let b = Self::BLOCK;
         let first = Self::MAC_SHORT_BLOCKS_FIRST;
-        let m: [L; N] = core::array::from_fn(|i| {
-            if first {
-                Self::load_padded(&data[i * b..])
-            } else {
-                L::zero()
+        // A loop, not `array::from_fn`: its closure was compiled out of line, one call per
+        // block.
+        let mut m = [L::zero(); N];
+        if first {
+            for (i, x) in m.iter_mut().enumerate() {
+                *x = Self::load_padded(&data[i * b..]);
             }
-        });
+        }
         let t = L::broadcast(&lengths_block((data.len() as u64).wrapping_mul(8), 0));
         let mut st = Self::new(key, nonce);
         unroll16!(I => {
@@ -1318,11 +1370,7 @@ impl<L: Lanes> State<L> {
                 st.update_idx(I, x, false);
             }
         });
-        for _ in 0..2 {
-            unroll16!(I => {
-                st.update_idx((I + N) % 16, t, false);
-            });
-        }
+        st.diffuse_at(N, t, t, false);
         st.block_sum_from(N).fold_xor()
     }
 
@@ -1341,7 +1389,7 @@ impl<L: Lanes> State<L> {
         }
         let second = if mac { 0 } else { msg_len.wrapping_mul(8) };
         let t = L::broadcast(&lengths_block(ad_len.wrapping_mul(8), second));
-        self.diffuse(t, t);
+        self.diffuse_for_sum(t);
         self.block_sum().fold_xor()
     }
 
@@ -1368,7 +1416,7 @@ impl<L: Lanes> State<L> {
             self.update(L::first_lane(&sum(j)));
         }
         let t2 = L::broadcast(&lengths_block(lanes as u64, 128));
-        self.diffuse(t2, t2);
+        self.diffuse_for_sum(t2);
         self.block_sum().lane(0)
     }
 }

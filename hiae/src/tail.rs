@@ -102,7 +102,11 @@ pub(crate) fn keep_bytes(w: &mut [u64; WORDS], n: usize, k: usize) {
 #[inline(always)]
 pub(crate) fn select_words(pick_a: bool, a: &[u64; WORDS], b: &[u64; WORDS]) -> [u64; WORDS] {
     let m = 0u64.wrapping_sub(u64::from(pick_a));
-    core::array::from_fn(|i| (a[i] & m) | (b[i] & !m))
+    let mut out = [0u64; WORDS];
+    for (o, (x, y)) in out.iter_mut().zip(a.iter().zip(b)) {
+        *o = (x & m) | (y & !m);
+    }
+    out
 }
 
 /// The eight bytes of `src` at `at`, little-endian.

@@ -345,7 +345,11 @@ impl<L: Lanes> Regs<L> {
             p.round(m[0].part(H), m[1].part(H), m[2].part(H), m[3].part(H));
         }
         p.blank_rounds();
-        let k = core::array::from_fn(|i| load_word::<L, D>(&sk[i]).part(H));
+        // A loop, not `array::from_fn`, whose closure may be compiled out of line.
+        let mut k = [L::Part::zero(); 18];
+        for (k, w) in k.iter_mut().zip(sk) {
+            *k = load_word::<L, D>(w).part(H);
+        }
         h.set_part(H, p.finalize(&k, extra.part(H)));
     }
 

@@ -616,39 +616,33 @@ impl<L: Lanes> State<L> {
         // chains would run one after the other instead of hiding each other's latency.
         if Self::SPLIT && L::PARTS > 2 {
             by_parts!(self, |p, I| {
-                p.diffuse_lanes(x0.part(I), x1.part(I), keep);
+                p.diffuse_at(0, x0.part(I), x1.part(I), keep);
             });
         } else {
-            self.diffuse_lanes(x0, x1, keep);
+            self.diffuse_at(0, x0, x1, keep);
         }
     }
 
-    /// [`diffuse_keeping`](Self::diffuse_keeping) on all lanes at once.
-    #[inline(always)]
-    fn diffuse_lanes(&mut self, x0: L, x1: L, keep: bool) {
-        // Rotation-free: update k works at offset k mod 16, so after the 32 updates the array
-        // is back in canonical order. (A rolled loop with a real rotation per update is the
-        // same code when the state fits in registers, but for states that do not — `Wide`
-        // lanes on AES-NI — every rotation moves the whole array through memory.)
-        self.diffuse_at(0, x0, x1, keep);
-    }
-
-    /// The 32 unrolled updates of [`diffuse_keeping`](Self::diffuse_keeping), update `k` at
-    /// rotation offset `(off + k) mod 16`, with the XORs that do not cancel.
+    /// The 32 unrolled updates of [`diffuse_keeping`](Self::diffuse_keeping) on all lanes at
+    /// once, update `k` at rotation offset `(off + k) mod 16`, with the XORs that do not
+    /// cancel. Rotation-free: from `off = 0` the array is back in canonical order after the 32
+    /// updates. (A rolled loop with a real rotation per update is the same code when the state
+    /// fits in registers, but for states that do not — `Wide` lanes on AES-NI — every rotation
+    /// moves the whole array through memory.)
     #[inline(always)]
     fn diffuse_at(&mut self, off: usize, x0: L, x1: L, keep: bool) {
-        /// The `[S3, S13]` XORs that update `k` of the 32 keeps.
+        /// The `[S3, S13]` XORs that update `k` of the 32 does.
         #[inline(always)]
-        fn kept(k: usize, keep: bool) -> [bool; 2] {
+        fn xors_of(k: usize, keep: bool) -> [bool; 2] {
             [k < 10, keep && k >= 22]
         }
         unroll16!(I => {
             let x = if I.is_multiple_of(2) { x0 } else { x1 };
-            self.update_with((off + I) % 16, x, false, kept(I, keep));
+            self.update_with((off + I) % 16, x, false, xors_of(I, keep));
         });
         unroll16!(I => {
             let x = if I.is_multiple_of(2) { x0 } else { x1 };
-            self.update_with((off + I) % 16, x, false, kept(16 + I, keep));
+            self.update_with((off + I) % 16, x, false, xors_of(16 + I, keep));
         });
     }
 

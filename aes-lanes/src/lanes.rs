@@ -178,6 +178,53 @@ pub trait Lanes: Copy {
         false
     }
 
+    /// HiAE's `Diffuse(x0, x1)` where [`HIAE_LOOPS`](Lanes::HIAE_LOOPS) (else nothing is done
+    /// and the result is `false`): 32 updates, the inputs alternating, with `state` taken at
+    /// rotation offset `OFF` (update `k` at offset `OFF + k`, as in
+    /// [`hiae_encrypt_chunks`](Lanes::hiae_encrypt_chunks); 32 updates end at the offset they
+    /// began). The pairs of `S3` and `S13` XORs that cancel (update `k`'s `S13` and update
+    /// `k + 10`'s `S3`: the same input into the same word, unread in between) are left out.
+    /// `FOR_SUM`, for `x0 = x1` and a caller that needs only the XOR of the sixteen words
+    /// afterwards, which `state[OFF % 16]` then holds (the other words are left unspecified):
+    /// the `S13` XORs of updates 22–31 are left out too, ten XORs of the same block into the
+    /// sum, which leave it as it is.
+    #[inline(always)]
+    fn hiae_diffuse<const OFF: usize, const FOR_SUM: bool>(
+        state: &mut [Self; 16],
+        x0: Self,
+        x1: Self,
+    ) -> bool {
+        let _ = (state, x0, x1);
+        false
+    }
+
+    /// [`hiae_diffuse`](Lanes::hiae_diffuse) with `x0` and `x1` read from memory: the first
+    /// `2 · BYTES` bytes of `x`, `x0` first (for one lane, a 32-byte HiAE key is `k0 || k1`).
+    ///
+    /// # Panics
+    /// If `x` is shorter than `2 · BYTES` (where the updates run).
+    #[inline(always)]
+    fn hiae_diffuse_from<const OFF: usize, const FOR_SUM: bool>(
+        state: &mut [Self; 16],
+        x: &[u8],
+    ) -> bool {
+        let _ = (state, x);
+        false
+    }
+
+    /// One HiAE `Update` at rotation offset `I` whose input is the first `BYTES` bytes of
+    /// `block`, where [`HIAE_LOOPS`](Lanes::HIAE_LOOPS) (else nothing is done and the result
+    /// is `false`): `t = AESL(S[I] ^ S[I+1]) ^ x`, `S[I] = AESL(S[I+13]) ^ t`, `S[I+3] ^= x`,
+    /// `S[I+13] ^= x` (indices mod 16), the block read from memory where it is.
+    ///
+    /// # Panics
+    /// If `block` is shorter than `BYTES` (where the update runs).
+    #[inline(always)]
+    fn hiae_update_from<const I: usize>(state: &mut [Self; 16], block: &[u8]) -> bool {
+        let _ = (state, block);
+        false
+    }
+
     /// The same 16-byte block in every lane.
     fn broadcast(block: &[u8; 16]) -> Self;
 

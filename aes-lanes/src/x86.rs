@@ -6,6 +6,7 @@
 #![allow(unsafe_code)]
 
 mod detect;
+mod diffuse;
 mod entry;
 mod hiae;
 mod kept;

@@ -564,7 +564,7 @@ impl<const LANES: usize, const WHOLE: bool> LaneOp for MacOneShot<'_, '_, LANES,
                 State::<L>::WHOLE_LOOPS,
                 "a whole-chunk kernel runs only on lane types with whole loops"
             );
-            let mut st = State::<L>::new(self.key, self.nonce);
+            let mut st = State::<L>::new_mac(self.key, self.nonce);
             st.absorb_whole::<true>(data);
             return st.finalize(true, data.len() as u64, 0);
         }
@@ -577,7 +577,7 @@ impl<const LANES: usize, const WHOLE: bool> LaneOp for MacOneShot<'_, '_, LANES,
         {
             return State::<L>::mac_short(self.key, self.nonce, data);
         }
-        let mut st = State::<L>::new(self.key, self.nonce);
+        let mut st = State::<L>::new_mac(self.key, self.nonce);
         let full = data.len() - data.len() % State::<L>::BLOCK;
         // Short inputs: at most the few updates of `SHORT_BYTES`, unrolled. With the general
         // tail of up to fifteen blocks, the register allocator joined that many exits before

@@ -299,6 +299,24 @@ impl<L: Lanes> State<L> {
     /// block of lane `l` is `l || total - 1 || 0…`, none for `total = 1`).
     #[inline(always)]
     pub(crate) fn new_lanes(key: &[u8; 32], nonce: &[u8; 16], total: usize, first: usize) -> Self {
+        Self::new_lanes_in::<false>(key, nonce, total, first)
+    }
+
+    /// [`new`](Self::new) for the MAC kernels: `Diffuse` in assembly where the lane type has
+    /// it ([`Lanes::hiae_diffuse`]).
+    #[inline(always)]
+    pub(crate) fn new_mac(key: &[u8; 32], nonce: &[u8; 16]) -> Self {
+        Self::new_lanes_in::<true>(key, nonce, L::LANES, 0)
+    }
+
+    /// [`new_lanes`](Self::new_lanes); `ASM`: `Diffuse` in assembly where the lane type has it.
+    #[inline(always)]
+    fn new_lanes_in<const ASM: bool>(
+        key: &[u8; 32],
+        nonce: &[u8; 16],
+        total: usize,
+        first: usize,
+    ) -> Self {
         let mut k0b = [0u8; 16];
         let mut k1b = [0u8; 16];
         k0b.copy_from_slice(&key[..16]);
@@ -339,7 +357,16 @@ impl<L: Lanes> State<L> {
             }
         }
         let mut st = State { s };
-        st.diffuse(k0, k1);
+        // One lane: the key is `k0 || k1` as `Diffuse` reads its inputs, from where it is.
+        let ran = ASM
+            && if L::LANES == 1 {
+                L::hiae_diffuse_from::<0, false>(&mut st.s, key)
+            } else {
+                L::hiae_diffuse::<0, false>(&mut st.s, k0, k1)
+            };
+        if !ran {
+            st.diffuse(k0, k1);
+        }
         st
     }
 
@@ -598,6 +625,22 @@ impl<L: Lanes> State<L> {
     #[inline(always)]
     fn diffuse_for_sum(&mut self, t: L) {
         self.diffuse_keeping(t, t, false);
+    }
+
+    /// `Diffuse(t, t)` at rotation offset `OFF` (the state of `OFF` updates without rotation,
+    /// as [`block_sum_from`](Self::block_sum_from) takes it), then the block sum; the state is
+    /// not for use afterwards ([`diffuse_for_sum`](Self::diffuse_for_sum)).
+    #[inline(always)]
+    fn diffuse_sum<const OFF: usize>(&mut self, t: L, asm: bool) -> L {
+        if asm && L::hiae_diffuse::<OFF, true>(&mut self.s, t, t) {
+            return self.s[OFF % 16];
+        }
+        if OFF == 0 {
+            self.diffuse_for_sum(t);
+        } else {
+            self.diffuse_at(OFF, t, t, false);
+        }
+        self.block_sum_from(OFF)
     }
 
     /// [`diffuse`](Self::diffuse); `keep` false leaves out the `S13` XORs of updates 22–31
@@ -1347,6 +1390,32 @@ impl<L: Lanes> State<L> {
     #[inline(always)]
     fn mac_short_n<const N: usize>(key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16] {
         let b = Self::BLOCK;
+        let lengths = lengths_block((data.len() as u64).wrapping_mul(8), 0);
+        let t = L::broadcast(&lengths);
+        if L::HIAE_LOOPS && b == 16 {
+            // The updates in assembly read their blocks where they are (a padded copy for a
+            // partial last block), `Init` and `Finalize` included (`hiae_diffuse`).
+            let mut pad = [0u8; 16 * MAC_SHORT_UPDATES];
+            let blocks = if data.len() == N * b {
+                data
+            } else {
+                pad[..data.len()].copy_from_slice(data);
+                &pad[..N * b]
+            };
+            // `Finalize`'s input in memory (`x0 = x1 = t`), written long before it is read.
+            // (No more: zeroing a larger buffer took 256-bit stores, slower at 0 bytes.)
+            let tt = [lengths; 2];
+            let mut st = Self::new_mac(key, nonce);
+            let mut ran = true;
+            unroll16!(I => {
+                if I < N {
+                    ran &= L::hiae_update_from::<I>(&mut st.s, &blocks[I * b..]);
+                }
+            });
+            ran &= L::hiae_diffuse_from::<N, true>(&mut st.s, tt.as_flattened());
+            debug_assert!(ran, "the lane types with HIAE_LOOPS have these updates");
+            return st.s[N].fold_xor();
+        }
         let first = Self::MAC_SHORT_BLOCKS_FIRST;
         // A loop, not `array::from_fn`: its closure was compiled out of line, one call per
         // block.
@@ -1356,7 +1425,6 @@ impl<L: Lanes> State<L> {
                 *x = Self::load_padded(&data[i * b..]);
             }
         }
-        let t = L::broadcast(&lengths_block((data.len() as u64).wrapping_mul(8), 0));
         let mut st = Self::new(key, nonce);
         unroll16!(I => {
             if I < N {
@@ -1364,8 +1432,7 @@ impl<L: Lanes> State<L> {
                 st.update_idx(I, x, false);
             }
         });
-        st.diffuse_at(N, t, t, false);
-        st.block_sum_from(N).fold_xor()
+        st.diffuse_sum::<N>(t, false).fold_xor()
     }
 
     /// Finalization, lengths in bytes (converted to bits here); returns the tag.
@@ -1383,8 +1450,7 @@ impl<L: Lanes> State<L> {
         }
         let second = if mac { 0 } else { msg_len.wrapping_mul(8) };
         let t = L::broadcast(&lengths_block(ad_len.wrapping_mul(8), second));
-        self.diffuse_for_sum(t);
-        self.block_sum().fold_xor()
+        self.diffuse_sum::<0>(t, mac).fold_xor()
     }
 
     /// The first half of the MAC finalization of several lanes: `Diffuse` with
@@ -1410,8 +1476,7 @@ impl<L: Lanes> State<L> {
             self.update(L::first_lane(&sum(j)));
         }
         let t2 = L::broadcast(&lengths_block(lanes as u64, 128));
-        self.diffuse_for_sum(t2);
-        self.block_sum().lane(0)
+        self.diffuse_sum::<0>(t2, true).lane(0)
     }
 }
 

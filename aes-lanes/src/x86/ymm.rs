@@ -23,6 +23,7 @@ impl<const VL: bool> Lanes for Ymm<VL> {
     const HIAE_LOOPS: bool = !VL && !cfg!(miri);
 
     super::hiae::hiae_methods!(encrypt_ymm, absorb_ymm);
+    super::diffuse::diffuse_methods!(diffuse_ymm, diffuse_from_ymm, update_ymm, [_]);
 
     #[inline(always)]
     fn zero() -> Self {

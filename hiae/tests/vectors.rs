@@ -187,12 +187,15 @@ fn check_mac<V: Variant>(key: &str, nonce: &str, data: &str, tag: &str) {
         V::NAME
     );
     for b in backends() {
-        assert_eq!(
-            hiae::mac_with_backend::<V>(b, &key, &nonce, &data).unwrap(),
-            tag,
-            "{} one-shot MAC on {b}",
-            V::NAME
-        );
+        // Under Miri (slow, no assembly) the detected backend's one-shot MAC above suffices.
+        if !cfg!(miri) {
+            assert_eq!(
+                hiae::mac_with_backend::<V>(b, &key, &nonce, &data).unwrap(),
+                tag,
+                "{} one-shot MAC on {b}",
+                V::NAME
+            );
+        }
         let mut m = GenericMac::<V>::new_with_backend(&key, &nonce, b).unwrap();
         for piece in data.chunks(37) {
             m.update(piece);

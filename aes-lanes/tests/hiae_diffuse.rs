@@ -3,26 +3,10 @@
 //! with the lane operations, on every backend this CPU has, at 1, 2 and 4 lanes, at the rotation
 //! offsets the callers use and one more.
 
+mod common;
+
 use aes_lanes::{Backend, LaneOp, Lanes};
-
-/// Bytes `seed, seed + 7, …` (wrapping).
-fn bytes(len: usize, seed: u8) -> Vec<u8> {
-    (0..len)
-        .map(|i| seed.wrapping_add((i as u8).wrapping_mul(7)))
-        .collect()
-}
-
-fn state_of<L: Lanes>(b: &[u8]) -> [L; 16] {
-    core::array::from_fn(|i| L::load(&b[i * L::BYTES..]))
-}
-
-fn bytes_of<L: Lanes>(s: &[L]) -> Vec<u8> {
-    let mut out = vec![0u8; s.len() * L::BYTES];
-    for (i, w) in s.iter().enumerate() {
-        w.store(&mut out[i * L::BYTES..]);
-    }
-    out
-}
+use common::{bytes, bytes_of, state_of};
 
 /// `Update(x)` at rotation offset `i`, every XOR written.
 fn update<L: Lanes>(s: &mut [L; 16], i: usize, x: L) {
@@ -59,13 +43,6 @@ impl<const N: usize> Check<N> {
         for k in 0..32 {
             update(&mut want, (OFF + k) % 16, if k % 2 == 0 { x0 } else { x1 });
         }
-        let mut ok = true;
-        let mut got = start;
-        ran.push(L::hiae_diffuse::<OFF, false>(&mut got, x0, x1));
-        ok &= bytes_of(&got) == bytes_of(if *ran.last().unwrap() { &want } else { &start });
-        let mut got = start;
-        ran.push(L::hiae_diffuse_from::<OFF, false>(&mut got, &xs));
-        ok &= bytes_of(&got) == bytes_of(if *ran.last().unwrap() { &want } else { &start });
         // `FOR_SUM` is for `x0 = x1` (its left-out XORs then put `x0` into the sum an even
         // number of times).
         let mut same = start;
@@ -73,27 +50,29 @@ impl<const N: usize> Check<N> {
             update(&mut same, (OFF + k) % 16, x0);
         }
         let twice = [&xs[..b], &xs[..b]].concat();
-        let mut got = start;
-        if L::hiae_diffuse::<OFF, true>(&mut got, x0, x0) {
-            ran.push(true);
-            ok &= bytes_of(&[got[OFF % 16]]) == bytes_of(&[sum(&same)]);
-        } else {
-            ran.push(false);
-            ok &= bytes_of(&got) == bytes_of(&start);
-        }
-        let mut got = start;
-        if L::hiae_diffuse_from::<OFF, true>(&mut got, &twice) {
-            ran.push(true);
-            ok &= bytes_of(&[got[OFF % 16]]) == bytes_of(&[sum(&same)]);
-        } else {
-            ran.push(false);
-            ok &= bytes_of(&got) == bytes_of(&start);
-        }
         let mut one = start;
         update(&mut one, OFF, x1);
-        let mut got = start;
-        ran.push(L::hiae_update_from::<OFF>(&mut got, &xs[b..]));
-        ok &= bytes_of(&got) == bytes_of(if *ran.last().unwrap() { &one } else { &start });
+        // Runs `f` on a copy of `start`: where it ran, `check` must hold of the result; where it
+        // did not, the state must be untouched.
+        let mut judge = |f: &dyn Fn(&mut [L; 16]) -> bool, check: &dyn Fn(&[L; 16]) -> bool| {
+            let mut got = start;
+            let did = f(&mut got);
+            ran.push(did);
+            if did {
+                check(&got)
+            } else {
+                bytes_of(&got) == bytes_of(&start)
+            }
+        };
+        let is_want = |got: &[L; 16]| bytes_of(got) == bytes_of(&want);
+        let is_one = |got: &[L; 16]| bytes_of(got) == bytes_of(&one);
+        let sum_is = |got: &[L; 16]| bytes_of(&[got[OFF % 16]]) == bytes_of(&[sum(&same)]);
+        let mut ok = true;
+        ok &= judge(&|s| L::hiae_diffuse::<OFF, false>(s, x0, x1), &is_want);
+        ok &= judge(&|s| L::hiae_diffuse_from::<OFF, false>(s, &xs), &is_want);
+        ok &= judge(&|s| L::hiae_diffuse::<OFF, true>(s, x0, x0), &sum_is);
+        ok &= judge(&|s| L::hiae_diffuse_from::<OFF, true>(s, &twice), &sum_is);
+        ok &= judge(&|s| L::hiae_update_from::<OFF>(s, &xs[b..]), &is_one);
         ok
     }
 }

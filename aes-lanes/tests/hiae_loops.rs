@@ -2,28 +2,11 @@
 //! the same updates written with the lane operations, on every backend this CPU has, at 1, 2
 //! and 4 lanes, for every part of 1-, 2- and 4-value blocks, in place and apart.
 
+mod common;
+
 use aes_lanes::{Backend, LaneOp, Lanes};
+use common::{bytes, bytes_of, state_of};
 use inout::InOutBuf;
-
-/// Bytes `seed, seed + 7, …` (wrapping).
-fn bytes(len: usize, seed: u8) -> Vec<u8> {
-    (0..len)
-        .map(|i| seed.wrapping_add((i as u8).wrapping_mul(7)))
-        .collect()
-}
-
-/// A state of sixteen `L` values from `16 · BYTES` bytes.
-fn state_of<L: Lanes>(b: &[u8]) -> [L; 16] {
-    core::array::from_fn(|i| L::load(&b[i * L::BYTES..]))
-}
-
-fn bytes_of<L: Lanes>(s: &[L; 16]) -> Vec<u8> {
-    let mut out = vec![0u8; 16 * L::BYTES];
-    for (i, w) in s.iter().enumerate() {
-        w.store(&mut out[i * L::BYTES..]);
-    }
-    out
-}
 
 /// One case: `chunks` chunks of `parts`-value blocks, the loops on part `part`, the buffer
 /// written `out_off` bytes past a 64-byte boundary.

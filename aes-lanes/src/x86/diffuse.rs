@@ -145,11 +145,11 @@ macro_rules! on_state {
 /// ([`Lanes::hiae_diffuse`](crate::Lanes::hiae_diffuse)), `$diffuse_from`
 /// ([`Lanes::hiae_diffuse_from`](crate::Lanes::hiae_diffuse_from)) and `$update`
 /// ([`Lanes::hiae_update_from`](crate::Lanes::hiae_update_from)) for `$lane` (generic over
-/// `$g`, inferred as `$infer`), one register of class `$class` holding `$blk` bytes, compiled with `$features`;
-/// `$store` writes a register to memory (aligned).
+/// `$g`, inferred as `$infer`), one register of class `$class` holding `$blk` bytes, compiled
+/// with `$features`.
 macro_rules! diffuse_fns {
     (
-        $lane:ty, [$($g:tt)*], [$($infer:tt)*], $class:ident, $blk:literal, $features:literal, $store:literal,
+        $lane:ty, [$($g:tt)*], [$($infer:tt)*], $class:ident, $blk:literal, $features:literal,
         $diffuse:ident, $diffuse_from:ident, $update:ident
     ) => {
         #[doc = concat!("`Lanes::hiae_diffuse` on `", stringify!($class), "` registers.")]
@@ -171,7 +171,7 @@ macro_rules! diffuse_fns {
             // sixteen state registers. The CPU features: the caller's contract.
             unsafe {
                 asm!(
-                    concat!($store, " [{p}], {a}\n", $store, " [{p} + {blk}], {b}"),
+                    "vmovdqa [{p}], {a}", "vmovdqa [{p} + {blk}], {b}",
                     p = in(reg) p,
                     a = in($class) x0.0,
                     b = in($class) x1.0,
@@ -235,17 +235,18 @@ macro_rules! diffuse_fns {
 }
 
 diffuse_fns!(
-    Xmm<VL, VEX>, [const VL: bool, const VEX: bool], [_, _], xmm_reg, 16, "avx,aes", "vmovdqa",
+    Xmm<VL, VEX>, [const VL: bool, const VEX: bool], [_, _], xmm_reg, 16, "avx,aes",
     diffuse_xmm, diffuse_from_xmm, update_xmm
 );
 diffuse_fns!(
-    Ymm<VL>, [const VL: bool], [_], ymm_reg, 32, "avx2,vaes", "vmovdqa",
+    Ymm<VL>, [const VL: bool], [_], ymm_reg, 32, "avx2,vaes",
     diffuse_ymm, diffuse_from_ymm, update_ymm
 );
 
-/// The trait methods [`Lanes::hiae_diffuse`](crate::Lanes::hiae_diffuse) and
-/// [`Lanes::hiae_update_from`](crate::Lanes::hiae_update_from) of a lane type whose
-/// functions are `$diffuse` and `$update` (from [`diffuse_fns`]), run where
+/// The trait methods [`Lanes::hiae_diffuse`](crate::Lanes::hiae_diffuse),
+/// [`Lanes::hiae_diffuse_from`](crate::Lanes::hiae_diffuse_from) and
+/// [`Lanes::hiae_update_from`](crate::Lanes::hiae_update_from) of a lane type whose functions
+/// are `$diffuse`, `$diffuse_from` and `$update` (from [`diffuse_fns`]), run where
 /// `Self::HIAE_LOOPS`; `$infer`: one `_` per const parameter of the lane type.
 macro_rules! diffuse_methods {
     ($diffuse:ident, $diffuse_from:ident, $update:ident, [$($infer:tt)*]) => {

@@ -1,5 +1,5 @@
-//! Test helpers: a straightforward (table-based, test-only) AES round, and a lane program that
-//! exercises every trait method so backends can be compared.
+//! Test helpers: a straightforward (table-based, test-only) AES round, a lane program that
+//! exercises every trait method so backends can be compared, and HiAE states as bytes.
 #![allow(dead_code)]
 
 use aes_lanes::{LaneOp, Lanes};
@@ -209,4 +209,25 @@ impl<const N: usize> LaneOp for SlicedSchedule<N> {
         }
         (per_key, sliced)
     }
+}
+
+/// Bytes `seed, seed + 7, …` (wrapping).
+pub fn bytes(len: usize, seed: u8) -> Vec<u8> {
+    (0..len)
+        .map(|i| seed.wrapping_add((i as u8).wrapping_mul(7)))
+        .collect()
+}
+
+/// A HiAE state of sixteen `L` values from `16 · BYTES` bytes.
+pub fn state_of<L: Lanes>(b: &[u8]) -> [L; 16] {
+    core::array::from_fn(|i| L::load(&b[i * L::BYTES..]))
+}
+
+/// The bytes of `s`, value after value.
+pub fn bytes_of<L: Lanes>(s: &[L]) -> Vec<u8> {
+    let mut out = vec![0u8; s.len() * L::BYTES];
+    for (i, w) in s.iter().enumerate() {
+        w.store(&mut out[i * L::BYTES..]);
+    }
+    out
 }

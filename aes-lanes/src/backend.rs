@@ -2,6 +2,7 @@
 //! time from the CPU's features.
 
 use core::fmt;
+use core::sync::atomic::{AtomicU8, Ordering};
 
 use crate::{Lanes, Soft};
 
@@ -44,8 +45,20 @@ impl Backend {
     ];
 
     /// The fastest backend this CPU can run (the result of detection is cached).
+    #[inline]
     pub fn detect() -> Backend {
-        Self::available().next().unwrap_or(Backend::Portable)
+        // The index in `ALL` of the backend found, or `u8::MAX` before the first call: one
+        // load per call instead of a check per tier (a one-shot call on a short input is
+        // a few dozen nanoseconds).
+        static FOUND: AtomicU8 = AtomicU8::new(u8::MAX);
+        if let Some(&b) = Self::ALL.get(usize::from(FOUND.load(Ordering::Relaxed))) {
+            return b;
+        }
+        let b = Self::available().next().unwrap_or(Backend::Portable);
+        if let Some(i) = Self::ALL.iter().position(|&x| x == b) {
+            FOUND.store(i as u8, Ordering::Relaxed);
+        }
+        b
     }
 
     /// Every backend this CPU can run, fastest first; always ends with [`Backend::Portable`].
@@ -206,6 +219,7 @@ impl Default for Token {
 
 impl Token {
     /// The token of the fastest available backend.
+    #[inline]
     pub fn detect() -> Token {
         Token(Backend::detect())
     }

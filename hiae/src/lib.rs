@@ -20,14 +20,15 @@ use core::fmt;
 
 pub use aead;
 pub use aead::{AeadCore, AeadInOut, Error, Key, KeyInit};
-pub use aes_lanes::{Backend, Unavailable};
+pub use aes_lanes::{Backend, Token, Unavailable};
 pub use digest;
-pub use mac::{GenericMac, HiaeMac, HiaeX2Mac, HiaeX4Mac, Mac, mac, mac_with_backend};
+pub use mac::{
+    GenericMac, HiaeMac, HiaeX2Mac, HiaeX4Mac, Mac, mac, mac_with_backend, mac_with_token,
+};
 
 use aead::TagPosition;
 use aead::consts::{U16, U32};
 use aead::inout::InOutBuf;
-use aes_lanes::Token;
 use ops::Job;
 use subtle::ConstantTimeEq;
 

@@ -195,6 +195,12 @@ fn check_mac<V: Variant>(key: &str, nonce: &str, data: &str, tag: &str) {
                 "{} one-shot MAC on {b}",
                 V::NAME
             );
+            assert_eq!(
+                hiae::mac_with_token::<V>(b.token().unwrap(), &key, &nonce, &data),
+                tag,
+                "{} one-shot MAC on a {b} token",
+                V::NAME
+            );
         }
         let mut m = GenericMac::<V>::new_with_backend(&key, &nonce, b).unwrap();
         for piece in data.chunks(37) {

@@ -33,7 +33,7 @@ use std::time::Instant;
 
 use aead::AeadInOut;
 use aead::inout::InOutBuf;
-use hiae::{Backend, Hiae, HiaeX2, mac_with_backend};
+use hiae::{Backend, Hiae, HiaeX2, Token, mac_with_token};
 
 /// libhiae's one-shot API (its `HiAE.h` and `HiAEx2.h`).
 mod ffi {
@@ -184,25 +184,26 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
     Ok(o)
 }
 
-/// One variant: our instance and libhiae's functions for it.
+/// One variant: our instance (and the token of its backend, for the one-shot MAC) and
+/// libhiae's functions for it.
 enum Pair {
-    One(Hiae),
-    Two(HiaeX2),
+    One(Hiae, Token),
+    Two(HiaeX2, Token),
 }
 
 impl Pair {
     fn name(&self) -> &'static str {
         match self {
-            Pair::One(_) => "HiAE",
-            Pair::Two(_) => "HiAEx2",
+            Pair::One(..) => "HiAE",
+            Pair::Two(..) => "HiAEx2",
         }
     }
 
     fn encrypt(&self, buf: InOutBuf<'_, '_, u8>) -> [u8; 16] {
         let nonce = NONCE.into();
         match self {
-            Pair::One(h) => h.encrypt_inout_detached(&nonce, &[], buf),
-            Pair::Two(h) => h.encrypt_inout_detached(&nonce, &[], buf),
+            Pair::One(h, _) => h.encrypt_inout_detached(&nonce, &[], buf),
+            Pair::Two(h, _) => h.encrypt_inout_detached(&nonce, &[], buf),
         }
         .expect("length within limits")
         .into()
@@ -211,18 +212,17 @@ impl Pair {
     fn decrypt(&self, buf: InOutBuf<'_, '_, u8>, tag: &[u8; 16]) -> bool {
         let (nonce, tag) = (NONCE.into(), (*tag).into());
         match self {
-            Pair::One(h) => h.decrypt_inout_detached(&nonce, &[], buf, &tag),
-            Pair::Two(h) => h.decrypt_inout_detached(&nonce, &[], buf, &tag),
+            Pair::One(h, _) => h.decrypt_inout_detached(&nonce, &[], buf, &tag),
+            Pair::Two(h, _) => h.decrypt_inout_detached(&nonce, &[], buf, &tag),
         }
         .is_ok()
     }
 
     fn mac(&self, data: &[u8]) -> [u8; 16] {
         match self {
-            Pair::One(h) => mac_with_backend::<Hiae>(h.backend(), &KEY, &NONCE, data),
-            Pair::Two(h) => mac_with_backend::<HiaeX2>(h.backend(), &KEY, &NONCE, data),
+            Pair::One(_, t) => mac_with_token::<Hiae>(*t, &KEY, &NONCE, data),
+            Pair::Two(_, t) => mac_with_token::<HiaeX2>(*t, &KEY, &NONCE, data),
         }
-        .expect("backend checked at construction")
     }
 
     /// libhiae's encryption of `msg` into `ct`, or in place when `msg` is `None`.
@@ -233,8 +233,8 @@ impl Pair {
             m.as_ptr()
         });
         let f = match self {
-            Pair::One(_) => ffi::HiAE_encrypt,
-            Pair::Two(_) => ffi::HiAEx2_encrypt,
+            Pair::One(..) => ffi::HiAE_encrypt,
+            Pair::Two(..) => ffi::HiAEx2_encrypt,
         };
         let mut tag = [0u8; 16];
         // SAFETY: `src` and `ct` hold `len` bytes (the same bytes for in place, which libhiae
@@ -259,8 +259,8 @@ impl Pair {
     fn lib_decrypt(&self, ct: &[u8], msg: &mut [u8], tag: &[u8; 16]) -> bool {
         assert_eq!(ct.len(), msg.len());
         let f = match self {
-            Pair::One(_) => ffi::HiAE_decrypt,
-            Pair::Two(_) => ffi::HiAEx2_decrypt,
+            Pair::One(..) => ffi::HiAE_decrypt,
+            Pair::Two(..) => ffi::HiAEx2_decrypt,
         };
         // SAFETY: `ct` and `msg` hold `len` bytes each and do not overlap (one is shared, one
         // exclusive), the key 32, the nonce and tag 16; the empty AD pointer is not read.
@@ -282,8 +282,8 @@ impl Pair {
     /// libhiae's MAC of `data`.
     fn lib_mac(&self, data: &[u8]) -> [u8; 16] {
         let f = match self {
-            Pair::One(_) => ffi::HiAE_mac,
-            Pair::Two(_) => ffi::HiAEx2_mac,
+            Pair::One(..) => ffi::HiAE_mac,
+            Pair::Two(..) => ffi::HiAEx2_mac,
         };
         let mut tag = [0u8; 16];
         // SAFETY: `data` holds `data.len()` bytes, the key 32, the nonce and tag 16.
@@ -340,13 +340,20 @@ fn init_libhiae(o: &Options) -> Result<(String, String), String> {
 fn pairs(o: &Options) -> Result<Vec<Pair>, String> {
     let key = KEY.into();
     let unavailable = |_| format!("backend {} is not available", o.backend.name());
+    let token = o.backend.token().map_err(unavailable)?;
     o.variants
         .iter()
         .map(|v| {
             Ok(if v == "hiae" {
-                Pair::One(Hiae::new_with_backend(&key, o.backend).map_err(unavailable)?)
+                Pair::One(
+                    Hiae::new_with_backend(&key, o.backend).map_err(unavailable)?,
+                    token,
+                )
             } else {
-                Pair::Two(HiaeX2::new_with_backend(&key, o.backend).map_err(unavailable)?)
+                Pair::Two(
+                    HiaeX2::new_with_backend(&key, o.backend).map_err(unavailable)?,
+                    token,
+                )
             })
         })
         .collect()
@@ -418,7 +425,7 @@ fn cell(
             let (ours, lib) = (p.mac(data), p.lib_mac(data));
             // HiAEx2's MAC here is zig-hiae's definition (lane 0's sum), libhiae's folds both
             // lanes: the same work, different last XORs, so only HiAE's tags can be compared.
-            if ours != lib && matches!(p, Pair::One(_)) {
+            if ours != lib && matches!(p, Pair::One(..)) {
                 return fail(&format!(
                     "tags differ: ours {ours:02x?}, libhiae {lib:02x?}"
                 ));

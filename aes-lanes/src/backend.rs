@@ -54,11 +54,12 @@ impl Backend {
         if let Some(&b) = Self::ALL.get(usize::from(FOUND.load(Ordering::Relaxed))) {
             return b;
         }
-        let b = Self::available().next().unwrap_or(Backend::Portable);
-        if let Some(i) = Self::ALL.iter().position(|&x| x == b) {
-            FOUND.store(i as u8, Ordering::Relaxed);
-        }
-        b
+        let i = Self::ALL
+            .iter()
+            .position(|b| b.is_available())
+            .expect("the portable backend is always available");
+        FOUND.store(i as u8, Ordering::Relaxed);
+        Self::ALL[i]
     }
 
     /// Every backend this CPU can run, fastest first; always ends with [`Backend::Portable`].

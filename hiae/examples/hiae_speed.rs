@@ -8,10 +8,10 @@ use hiae::{Backend, Hiae, HiaeX2, HiaeX4, Variant};
 
 fn run<V: Variant>(make: impl Fn(Backend) -> V, size: usize, filter: &str) {
     for b in Backend::available() {
-        let token = b.token().expect("listed as available");
         if !b.name().contains(filter) && !V::NAME.contains(filter) && !filter.is_empty() {
             continue;
         }
+        let token = b.token().expect("listed as available");
         let c = make(b);
         let mut buf = vec![7u8; size];
         let nonce = [1u8; 16].into();

@@ -30,11 +30,7 @@ use crate::{Hiae, HiaeX2, HiaeX4, MAX_LEN, Variant};
 /// assert_eq!(tag.len(), 16);
 /// ```
 pub fn mac<V: Variant>(key: &[u8; 32], nonce: &[u8; 16], data: &[u8]) -> [u8; 16] {
-    assert!(
-        data.len() as u64 <= MAX_LEN,
-        "MAC input longer than 2^61 - 1 bytes"
-    );
-    V::mac(Token::detect(), key, nonce, data)
+    mac_with_token::<V>(Token::detect(), key, nonce, data)
 }
 
 /// [`mac`] on a chosen backend, or an error if this CPU cannot run it. For many calls on one
@@ -48,11 +44,7 @@ pub fn mac_with_backend<V: Variant>(
     nonce: &[u8; 16],
     data: &[u8],
 ) -> Result<[u8; 16], Unavailable> {
-    assert!(
-        data.len() as u64 <= MAX_LEN,
-        "MAC input longer than 2^61 - 1 bytes"
-    );
-    Ok(V::mac(backend.token()?, key, nonce, data))
+    Ok(mac_with_token::<V>(backend.token()?, key, nonce, data))
 }
 
 /// [`mac`] on the backend of `token` ([`Backend::token`] checks once that this CPU can run

@@ -152,9 +152,9 @@ macro_rules! enc_chunk {
 }
 
 /// Prefetches of input lines `$k` (64 bytes each) a kilobyte ahead. Two lanes on `ymm`
-/// prefetch each chunk's eight lines: out of place, over a megabyte (the input and output
-/// beyond the L2 cache), HiAEx2 encryption took 17.5 instead of 19.0 µs on AMD Zen 5. The
-/// same in the absorption loop, or in the loops over parts of four lanes, was slower.
+/// prefetch each chunk's eight lines on inputs of fewer than [`PREFETCH_MAX_CHUNKS`]
+/// chunks. The same in the absorption loop, or in the loops over parts of four lanes, was
+/// slower.
 macro_rules! prefetch {
     ($($k:literal)*) => {
         concat!($("prefetcht0 [{src} + 1024 + ", $k, " * 64]\n",)*)
@@ -403,6 +403,15 @@ const PARKED_ABSORB_CHUNKS: usize = 256;
 /// -mcpu=znver3` 30.1 cycles per chunk against 38.1 with every block in halves).
 const HALVES_CHUNKS: usize = 16;
 
+/// The number of chunks from which the one-part `ymm` encryption loop no longer prefetches
+/// its input: 256 KiB, where input and output together fill a 512 KiB L2 cache (AMD Zen 3).
+/// Beyond the L2 cache the prefetches a kilobyte ahead get in the way of the hardware's
+/// own: HiAEx2 encryption of 1 MiB out of place on AMD Zen 4 (1 MiB of L2, `VAES-AVX2`
+/// forced) took 21.5–24.6 µs without them and 25.9–26.3 µs with them. Inside it they gain a
+/// little: 64 KiB 1–2 % faster, 5–6 % with the output 16 bytes past a 32-byte boundary
+/// (hiae's PERFORMANCE.md).
+const PREFETCH_MAX_CHUNKS: usize = 512;
+
 /// The number of chunks in `len` bytes of `parts`-value blocks of `blk`-byte values.
 ///
 /// # Panics
@@ -425,13 +434,14 @@ fn chunks(len: usize, blk: usize, part: usize, parts: usize) -> usize {
 /// ([`Lanes::hiae_encrypt_chunks`](crate::Lanes::hiae_encrypt_chunks)) and `$absorb`
 /// ([`Lanes::hiae_absorb_chunks`](crate::Lanes::hiae_absorb_chunks)) for `$lane` (generic
 /// over `$g`), whose value is one register of class `$class` holding `$blk` bytes, compiled
-/// with `$features`; `prefetch` lists the lines the one-part encryption loop prefetches,
+/// with `$features`; `prefetch` (if given) lists the lines the one-part encryption loop
+/// prefetches on inputs of fewer than [`PREFETCH_MAX_CHUNKS`] chunks,
 /// `$halves` (if given) stores the blocks of outputs 16 bytes past a `$blk`-byte boundary
 /// that would cross a cache line ([`HALVES_CHUNKS`]).
 macro_rules! loops {
     (
         $lane:ty, [$($g:tt)*], $class:ident, $blk:literal, $features:literal,
-        $enc:ident, $absorb:ident, prefetch $prefetch:tt $(, $halves:ident)?
+        $enc:ident, $absorb:ident $(, prefetch $prefetch:tt, $halves:ident)?
     ) => {
         #[doc = concat!("`Lanes::hiae_encrypt_chunks` on `", stringify!($class), "` registers.")]
         ///
@@ -464,12 +474,23 @@ macro_rules! loops {
                 let park = park.as_mut_ptr();
                 match parts {
                     $(1 if n >= HALVES_CHUNKS && (dst as usize) % 64 == 16 => {
-                        enc_loop!($class, [store $halves], s, park, src, dst, n, $blk, $blk, $prefetch)
+                        if n < PREFETCH_MAX_CHUNKS {
+                            enc_loop!($class, [store $halves], s, park, src, dst, n, $blk, $blk, $prefetch)
+                        } else {
+                            enc_loop!($class, [store $halves], s, park, src, dst, n, $blk, $blk, [])
+                        }
                     }
                     1 if n >= HALVES_CHUNKS && (dst as usize) % 64 == 48 => {
-                        enc_loop!($class, [$halves store], s, park, src, dst, n, $blk, $blk, $prefetch)
+                        if n < PREFETCH_MAX_CHUNKS {
+                            enc_loop!($class, [$halves store], s, park, src, dst, n, $blk, $blk, $prefetch)
+                        } else {
+                            enc_loop!($class, [$halves store], s, park, src, dst, n, $blk, $blk, [])
+                        }
+                    }
+                    1 if n < PREFETCH_MAX_CHUNKS => {
+                        enc_loop!($class, [store store], s, park, src, dst, n, $blk, $blk, $prefetch)
                     })?
-                    1 => enc_loop!($class, [store store], s, park, src, dst, n, $blk, $blk, $prefetch),
+                    1 => enc_loop!($class, [store store], s, park, src, dst, n, $blk, $blk, []),
                     2 => enc_loop!($class, [store store], s, park, src, dst, n, 2 * $blk, $blk, []),
                     _ => enc_loop!($class, [store store], s, park, src, dst, n, 4 * $blk, $blk, []),
                 }
@@ -519,7 +540,7 @@ macro_rules! loops {
 
 loops!(
     Xmm<VL, VEX>, [const VL: bool, const VEX: bool], xmm_reg, 16, "avx,aes",
-    encrypt_xmm, absorb_xmm, prefetch []
+    encrypt_xmm, absorb_xmm
 );
 loops!(
     Ymm<VL>, [const VL: bool], ymm_reg, 32, "avx2,vaes",

@@ -151,14 +151,35 @@ macro_rules! enc_chunk {
     };
 }
 
-/// Prefetches of input lines `$k` (64 bytes each) a kilobyte ahead. Two lanes on `ymm`
-/// prefetch each chunk's eight lines on inputs of fewer than [`PREFETCH_MAX_CHUNKS`]
-/// chunks. The same in the absorption loop, or in the loops over parts of four lanes, was
-/// slower.
+/// Prefetches of input lines `$k` (64 bytes each), `{ahead}` bytes past the chunk just read,
+/// none where `{ahead}` is 0 ([`prefetch_ahead`]). Two lanes on `ymm` prefetch each chunk's
+/// eight lines. The same in the absorption loop, or in the loops over parts of four lanes,
+/// was slower.
 macro_rules! prefetch {
-    ($($k:literal)*) => {
-        concat!($("prefetcht0 [{src} + 1024 + ", $k, " * 64]\n",)*)
+    () => { "" };
+    ($($k:literal)+) => {
+        concat!(
+            "test {ahead}, {ahead}\n",
+            "jz 3f\n",
+            $("prefetcht0 [{src} + {ahead} + ", $k, " * 64]\n",)+
+            "3:\n",
+        )
     };
+}
+
+/// How far past the chunk just read the one-part `ymm` encryption loop over `n` chunks
+/// prefetches its input: a kilobyte on inputs of fewer than 1024 chunks (512 KiB), else 0,
+/// which skips the prefetches. Where input and output no longer fit in the L2 cache,
+/// prefetches one to eight kilobytes ahead get in the way of the hardware's own: HiAEx2
+/// encryption of 1 MiB out of place on AMD Zen 4 (1 MiB of L2, `VAES-AVX2` forced) took
+/// 25.9–26.3 µs with them a kilobyte ahead and 21.5–24.6 µs without, and 512 KiB 8 % longer
+/// with them, in a copy of the loop outside the crate. Below that they gain a little: 64 KiB
+/// 1–2 % faster, 5–6 % with the output 16 bytes past a 32-byte boundary, 256 KiB 3–5 %
+/// (hiae's PERFORMANCE.md). A branch in the one loop body, not a second copy of the loop
+/// without them: that made the loop function too big to be inlined into the entry points.
+#[inline(always)]
+fn prefetch_ahead(n: usize) -> usize {
+    if n < 1024 { 1024 } else { 0 }
 }
 
 /// Message block `$i` XORed into the operand `$x` (a memory operand): the `S3` and `S13`
@@ -302,7 +323,19 @@ macro_rules! absorb_chunk_parked {
 /// 1–3), operands of register class `$class`, stores `$ste` for even blocks and `$sto` for
 /// odd ones, blocks `$stride` bytes apart, the [`prefetch`] lines listed last.
 macro_rules! enc_loop {
-    ($class:ident, [$ste:ident $sto:ident], $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:expr, $blk:literal, [$($k:literal)*]) => {
+    ($class:ident, $st:tt, $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:expr, $blk:literal, []) => {
+        enc_loop!(@ $class, $st, $s, $park, $src, $dst, $n, $stride, $blk, [], [])
+    };
+    ($class:ident, $st:tt, $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:expr, $blk:literal, [$($k:literal)+]) => {
+        enc_loop!(
+            @ $class, $st, $s, $park, $src, $dst, $n, $stride, $blk, [$($k)+],
+            [ahead = in(reg) prefetch_ahead($n),]
+        )
+    };
+    (
+        @ $class:ident, [$ste:ident $sto:ident], $s:ident, $park:expr, $src:expr, $dst:expr,
+        $n:expr, $stride:expr, $blk:literal, [$($k:literal)*], [$($ahead:tt)*]
+    ) => {
         asm!(
             ".p2align 5",
             "2:",
@@ -332,6 +365,7 @@ macro_rules! enc_loop {
             src = inout(reg) $src => _,
             dst = inout(reg) $dst => _,
             n = inout(reg) $n => _,
+            $($ahead)*
             stride = const $stride,
             blk = const $blk,
             options(nostack),
@@ -403,45 +437,41 @@ const PARKED_ABSORB_CHUNKS: usize = 256;
 /// -mcpu=znver3` 30.1 cycles per chunk against 38.1 with every block in halves).
 const HALVES_CHUNKS: usize = 16;
 
-/// The number of chunks from which the one-part `ymm` encryption loop no longer prefetches
-/// its input: 256 KiB, where input and output together fill a 512 KiB L2 cache (AMD Zen 3).
-/// Beyond the L2 cache the prefetches a kilobyte ahead get in the way of the hardware's
-/// own: HiAEx2 encryption of 1 MiB out of place on AMD Zen 4 (1 MiB of L2, `VAES-AVX2`
-/// forced) took 21.5–24.6 µs without them and 25.9–26.3 µs with them. Inside it they gain a
-/// little: 64 KiB 1–2 % faster, 5–6 % with the output 16 bytes past a 32-byte boundary
-/// (hiae's PERFORMANCE.md).
-const PREFETCH_MAX_CHUNKS: usize = 512;
-
 /// The number of chunks in `len` bytes of `parts`-value blocks of `blk`-byte values.
 ///
 /// # Panics
 /// If `len` is not a whole number of chunks, `part >= parts` or `parts` is not 1, 2 or 4.
 #[inline(always)]
 fn chunks(len: usize, blk: usize, part: usize, parts: usize) -> usize {
+    if !(matches!(parts, 1 | 2 | 4) && part < parts && len.is_multiple_of(16 * parts * blk)) {
+        not_chunks(len, blk, part, parts);
+    }
+    len / (16 * parts * blk)
+}
+
+/// The panic of [`chunks`], out of line: its message formatting would otherwise be part of
+/// every loop function, which must stay small enough to be inlined into the entry points.
+#[cold]
+#[inline(never)]
+fn not_chunks(len: usize, blk: usize, part: usize, parts: usize) -> ! {
     assert!(
         matches!(parts, 1 | 2 | 4) && part < parts,
         "part {part} of {parts}: parts must be 1, 2 or 4"
     );
-    let chunk = 16 * parts * blk;
-    assert!(
-        len.is_multiple_of(chunk),
-        "{len} bytes are not whole {chunk}-byte chunks"
-    );
-    len / chunk
+    panic!("{len} bytes are not whole {}-byte chunks", 16 * parts * blk)
 }
 
 /// The two loop functions of one lane type: `$enc`
 /// ([`Lanes::hiae_encrypt_chunks`](crate::Lanes::hiae_encrypt_chunks)) and `$absorb`
 /// ([`Lanes::hiae_absorb_chunks`](crate::Lanes::hiae_absorb_chunks)) for `$lane` (generic
 /// over `$g`), whose value is one register of class `$class` holding `$blk` bytes, compiled
-/// with `$features`; `prefetch` (if given) lists the lines the one-part encryption loop
-/// prefetches on inputs of fewer than [`PREFETCH_MAX_CHUNKS`] chunks,
+/// with `$features`; `prefetch` lists the lines the one-part encryption loop prefetches,
 /// `$halves` (if given) stores the blocks of outputs 16 bytes past a `$blk`-byte boundary
 /// that would cross a cache line ([`HALVES_CHUNKS`]).
 macro_rules! loops {
     (
         $lane:ty, [$($g:tt)*], $class:ident, $blk:literal, $features:literal,
-        $enc:ident, $absorb:ident $(, prefetch $prefetch:tt, $halves:ident)?
+        $enc:ident, $absorb:ident, prefetch $prefetch:tt $(, $halves:ident)?
     ) => {
         #[doc = concat!("`Lanes::hiae_encrypt_chunks` on `", stringify!($class), "` registers.")]
         ///
@@ -474,23 +504,12 @@ macro_rules! loops {
                 let park = park.as_mut_ptr();
                 match parts {
                     $(1 if n >= HALVES_CHUNKS && (dst as usize) % 64 == 16 => {
-                        if n < PREFETCH_MAX_CHUNKS {
-                            enc_loop!($class, [store $halves], s, park, src, dst, n, $blk, $blk, $prefetch)
-                        } else {
-                            enc_loop!($class, [store $halves], s, park, src, dst, n, $blk, $blk, [])
-                        }
+                        enc_loop!($class, [store $halves], s, park, src, dst, n, $blk, $blk, $prefetch)
                     }
                     1 if n >= HALVES_CHUNKS && (dst as usize) % 64 == 48 => {
-                        if n < PREFETCH_MAX_CHUNKS {
-                            enc_loop!($class, [$halves store], s, park, src, dst, n, $blk, $blk, $prefetch)
-                        } else {
-                            enc_loop!($class, [$halves store], s, park, src, dst, n, $blk, $blk, [])
-                        }
-                    }
-                    1 if n < PREFETCH_MAX_CHUNKS => {
-                        enc_loop!($class, [store store], s, park, src, dst, n, $blk, $blk, $prefetch)
+                        enc_loop!($class, [$halves store], s, park, src, dst, n, $blk, $blk, $prefetch)
                     })?
-                    1 => enc_loop!($class, [store store], s, park, src, dst, n, $blk, $blk, []),
+                    1 => enc_loop!($class, [store store], s, park, src, dst, n, $blk, $blk, $prefetch),
                     2 => enc_loop!($class, [store store], s, park, src, dst, n, 2 * $blk, $blk, []),
                     _ => enc_loop!($class, [store store], s, park, src, dst, n, 4 * $blk, $blk, []),
                 }
@@ -540,7 +559,7 @@ macro_rules! loops {
 
 loops!(
     Xmm<VL, VEX>, [const VL: bool, const VEX: bool], xmm_reg, 16, "avx,aes",
-    encrypt_xmm, absorb_xmm
+    encrypt_xmm, absorb_xmm, prefetch []
 );
 loops!(
     Ymm<VL>, [const VL: bool], ymm_reg, 32, "avx2,vaes",

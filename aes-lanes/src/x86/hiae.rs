@@ -319,32 +319,68 @@ macro_rules! absorb_chunk_parked {
     };
 }
 
-/// The encryption loop over `$n > 0` chunks, state `$s` (words 4, 8, 12 in `$park` slots
-/// 1–3), operands of register class `$class`, stores `$ste` for even blocks and `$sto` for
-/// odd ones, blocks `$stride` bytes apart, the [`prefetch`] lines listed last.
-macro_rules! enc_loop {
-    ($class:ident, $st:tt, $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:expr, $blk:literal, []) => {
-        enc_loop!(@ $class, $st, $s, $park, $src, $dst, $n, $stride, $blk, [], [])
+/// The text of one encryption loop: [`enc_chunk`] with stores `$ste` for even blocks and
+/// `$sto` for odd ones, then the [`prefetch`] lines listed.
+macro_rules! enc_body {
+    ($ste:ident $sto:ident, [$($k:literal)*]) => {
+        concat!(
+            ".p2align 5\n",
+            "2:\n",
+            enc_chunk!($ste $sto),
+            prefetch!($($k)*),
+            "add {src}, 16 * {stride}\n",
+            "add {dst}, 16 * {stride}\n",
+            "dec {n}\n",
+            "jnz 2b\n",
+        )
     };
-    ($class:ident, $st:tt, $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:expr, $blk:literal, [$($k:literal)+]) => {
+}
+
+/// The encryption loop over `$n > 0` chunks, state `$s` (words 4, 8, 12 in `$park` slots
+/// 1–3), operands of register class `$class`, blocks `$stride` bytes apart, the [`prefetch`]
+/// lines listed last: stores `[$ste $sto]` as in [`enc_body`], or with `select $kind =>` one
+/// of three such loops in the same `asm!`, the first for `$kind` 0, the second for 1, the
+/// third for 2. One `asm!` for the three and not one each: LLVM weighs each `asm!` by its
+/// operands when it decides on inlining, and three of them came within a few percent of its
+/// threshold for the loop function.
+macro_rules! enc_loop {
+    ($class:ident, [$ste:ident $sto:ident], $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:expr, $blk:literal, []) => {
+        enc_loop!(@ $class, $s, $park, $src, $dst, $n, $stride, $blk, [enc_body!($ste $sto, []),], [])
+    };
+    ($class:ident, [$ste:ident $sto:ident], $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:expr, $blk:literal, [$($k:literal)+]) => {
         enc_loop!(
-            @ $class, $st, $s, $park, $src, $dst, $n, $stride, $blk, [$($k)+],
+            @ $class, $s, $park, $src, $dst, $n, $stride, $blk, [enc_body!($ste $sto, [$($k)+]),],
             [ahead = in(reg) prefetch_ahead($n),]
         )
     };
     (
-        @ $class:ident, [$ste:ident $sto:ident], $s:ident, $park:expr, $src:expr, $dst:expr,
-        $n:expr, $stride:expr, $blk:literal, [$($k:literal)*], [$($ahead:tt)*]
+        $class:ident, select $kind:expr => [$a0:ident $b0:ident] [$a1:ident $b1:ident] [$a2:ident $b2:ident],
+        $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:expr, $blk:literal, [$($k:literal)+]
+    ) => {
+        enc_loop!(
+            @ $class, $s, $park, $src, $dst, $n, $stride, $blk,
+            [
+                "cmp {kind}, 1",
+                "jb 4f",
+                "je 5f",
+                enc_body!($a2 $b2, [$($k)+]),
+                "jmp 6f",
+                "4:",
+                enc_body!($a0 $b0, [$($k)+]),
+                "jmp 6f",
+                "5:",
+                enc_body!($a1 $b1, [$($k)+]),
+                "6:",
+            ],
+            [ahead = in(reg) prefetch_ahead($n), kind = in(reg) $kind,]
+        )
+    };
+    (
+        @ $class:ident, $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:expr,
+        $blk:literal, [$($text:tt)*], [$($extra:tt)*]
     ) => {
         asm!(
-            ".p2align 5",
-            "2:",
-            enc_chunk!($ste $sto),
-            prefetch!($($k)*),
-            "add {src}, 16 * {stride}",
-            "add {dst}, 16 * {stride}",
-            "dec {n}",
-            "jnz 2b",
+            $($text)*
             s0_8 = inout($class) $s[0].0,
             s4_12 = out($class) _,
             s1 = inout($class) $s[1].0,
@@ -365,7 +401,7 @@ macro_rules! enc_loop {
             src = inout(reg) $src => _,
             dst = inout(reg) $dst => _,
             n = inout(reg) $n => _,
-            $($ahead)*
+            $($extra)*
             stride = const $stride,
             blk = const $blk,
             options(nostack),
@@ -437,13 +473,26 @@ const PARKED_ABSORB_CHUNKS: usize = 256;
 /// -mcpu=znver3` 30.1 cycles per chunk against 38.1 with every block in halves).
 const HALVES_CHUNKS: usize = 16;
 
-/// The number of chunks in `len` bytes of `parts`-value blocks of `blk`-byte values.
+/// Which stores the one-part `ymm` encryption loop over `n` chunks into `dst` takes: 0 every
+/// block whole, 1 odd blocks in halves (`dst` 16 bytes past a 64-byte boundary), 2 even
+/// blocks in halves (48 bytes past), the latter two from [`HALVES_CHUNKS`] chunks on.
+#[inline(always)]
+fn halves_kind(n: usize, dst: *mut u8) -> usize {
+    match (dst as usize) % 64 {
+        16 if n >= HALVES_CHUNKS => 1,
+        48 if n >= HALVES_CHUNKS => 2,
+        _ => 0,
+    }
+}
+
+/// The number of chunks in `len` bytes of `parts`-value blocks of `blk`-byte values, for a
+/// loop that takes `parts` where `parts_ok`.
 ///
 /// # Panics
-/// If `len` is not a whole number of chunks, `part >= parts` or `parts` is not 1, 2 or 4.
+/// If `len` is not a whole number of chunks, `part >= parts` or not `parts_ok`.
 #[inline(always)]
-fn chunks(len: usize, blk: usize, part: usize, parts: usize) -> usize {
-    if !(matches!(parts, 1 | 2 | 4) && part < parts && len.is_multiple_of(16 * parts * blk)) {
+fn chunks(len: usize, blk: usize, part: usize, parts: usize, parts_ok: bool) -> usize {
+    if !(parts_ok && part < parts && len.is_multiple_of(16 * parts * blk)) {
         not_chunks(len, blk, part, parts);
     }
     len / (16 * parts * blk)
@@ -454,26 +503,68 @@ fn chunks(len: usize, blk: usize, part: usize, parts: usize) -> usize {
 #[cold]
 #[inline(never)]
 fn not_chunks(len: usize, blk: usize, part: usize, parts: usize) -> ! {
-    assert!(
-        matches!(parts, 1 | 2 | 4) && part < parts,
-        "part {part} of {parts}: parts must be 1, 2 or 4"
-    );
-    panic!("{len} bytes are not whole {}-byte chunks", 16 * parts * blk)
+    panic!(
+        "part {part} of {parts} over {len} bytes of {blk}-byte values: not a part count this \
+         loop takes (1, 2 or 4 where it takes all), or not whole chunks"
+    )
 }
 
-/// The two loop functions of one lane type: `$enc`
-/// ([`Lanes::hiae_encrypt_chunks`](crate::Lanes::hiae_encrypt_chunks)) and `$absorb`
+/// The body of an encryption loop function over `$buf` (part `$part` of `$parts`, where
+/// `$parts_ok`) and the state `$s`: binds `$n` (chunks), `$src` and `$dst` (the part's first
+/// block on either side) and `$park` (four `park` slots holding words 0, 4, 8 and 12) for
+/// `$run`, which runs a loop over them, then puts words 4, 8 and 12 back from `park`.
+macro_rules! enc_entry {
+    (
+        $s:ident, $buf:ident, $part:expr, $parts:expr, $parts_ok:expr, $blk:literal
+        => $n:ident, $src:ident, $dst:ident, $park:ident, $run:block
+    ) => {{
+        let $n = chunks($buf.len(), $blk, $part, $parts, $parts_ok);
+        if $n == 0 {
+            return;
+        }
+        let ($src, $dst) = $buf.into_raw();
+        // Slot 0 is only written in the loop; its initial value is not read.
+        let mut slots = [$s[0].0, $s[4].0, $s[8].0, $s[12].0];
+        // SAFETY: `chunks` checked that `n` chunks of `16 · parts` blocks of `$blk` bytes are
+        // `buf`'s length, so the loop reads and writes block `i` of part `part` of each chunk,
+        // at `$blk (i · parts + part)` bytes into the chunk, inside both sides of `buf`; the
+        // sides are the same memory or disjoint (`InOutBuf`), each block is read before its
+        // ciphertext is written (prefetches do not fault). `park` holds four slots aligned to
+        // `$blk` bytes. The CPU features: the caller's contract. No stack use (no
+        // `push`/`call`), the flags are clobbered (allowed).
+        unsafe {
+            let ($src, $dst) = ($src.add($blk * $part), $dst.add($blk * $part));
+            let $park = slots.as_mut_ptr();
+            $run
+        }
+        $s[4].0 = slots[1];
+        $s[8].0 = slots[2];
+        $s[12].0 = slots[3];
+    }};
+}
+
+/// The loop functions of one lane type: `$enc` (one part) and `$enc_parts` (2 or 4 parts) for
+/// [`Lanes::hiae_encrypt_chunks`](crate::Lanes::hiae_encrypt_chunks), and `$absorb`
 /// ([`Lanes::hiae_absorb_chunks`](crate::Lanes::hiae_absorb_chunks)) for `$lane` (generic
 /// over `$g`), whose value is one register of class `$class` holding `$blk` bytes, compiled
 /// with `$features`; `prefetch` lists the lines the one-part encryption loop prefetches,
 /// `$halves` (if given) stores the blocks of outputs 16 bytes past a `$blk`-byte boundary
 /// that would cross a cache line ([`HALVES_CHUNKS`]).
 macro_rules! loops {
+    (@one $class:ident, $s:ident, $park:ident, $src:ident, $dst:ident, $n:ident, $blk:literal, $prefetch:tt) => {
+        enc_loop!($class, [store store], $s, $park, $src, $dst, $n, $blk, $blk, $prefetch)
+    };
+    (@one $class:ident, $s:ident, $park:ident, $src:ident, $dst:ident, $n:ident, $blk:literal, $prefetch:tt, $halves:ident) => {
+        enc_loop!(
+            $class, select halves_kind($n, $dst) => [store store] [store $halves] [$halves store],
+            $s, $park, $src, $dst, $n, $blk, $blk, $prefetch
+        )
+    };
     (
         $lane:ty, [$($g:tt)*], $class:ident, $blk:literal, $features:literal,
-        $enc:ident, $absorb:ident, prefetch $prefetch:tt $(, $halves:ident)?
+        $enc:ident, $enc_parts:ident, $absorb:ident, prefetch $prefetch:tt $(, $halves:ident)?
     ) => {
-        #[doc = concat!("`Lanes::hiae_encrypt_chunks` on `", stringify!($class), "` registers.")]
+        #[doc = concat!("`Lanes::hiae_encrypt_chunks` on `", stringify!($class), "` registers, one part.")]
         ///
         /// # Safety
         #[doc = concat!("The CPU must support ", $features, ".")]
@@ -483,40 +574,34 @@ macro_rules! loops {
             s: &mut [$lane; 16],
             buf: InOutBuf<'_, '_, u8>,
             part: usize,
+        ) {
+            enc_entry!(s, buf, part, 1, true, $blk => n, src, dst, park, {
+                loops!(@one $class, s, park, src, dst, n, $blk, $prefetch $(, $halves)?)
+            })
+        }
+
+        #[doc = concat!("`Lanes::hiae_encrypt_chunks` on `", stringify!($class), "` registers, part `part` of 2 or 4.")]
+        ///
+        /// A function apart from the one-part loop, so that a call whose part count is not a
+        /// constant is not weighed for inlining with the loops of both.
+        ///
+        /// # Safety
+        #[doc = concat!("The CPU must support ", $features, ".")]
+        #[inline]
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn $enc_parts<$($g)*>(
+            s: &mut [$lane; 16],
+            buf: InOutBuf<'_, '_, u8>,
+            part: usize,
             parts: usize,
         ) {
-            let n = chunks(buf.len(), $blk, part, parts);
-            if n == 0 {
-                return;
-            }
-            let (src, dst) = buf.into_raw();
-            // Slot 0 is only written in the loop; its initial value is not read.
-            let mut park = [s[0].0, s[4].0, s[8].0, s[12].0];
-            // SAFETY: `chunks` checked that `n` chunks of `16 · parts` blocks of `$blk` bytes
-            // are `buf`'s length, so the loop reads and writes block `i` of part `part` of
-            // each chunk, at `$blk (i · parts + part)` bytes into the chunk, inside both sides
-            // of `buf`; the sides are the same memory or disjoint (`InOutBuf`), each block is
-            // read before its ciphertext is written (prefetches do not fault). `park` holds
-            // four slots aligned to `$blk` bytes. The CPU features: the caller's contract. No
-            // stack use (no `push`/`call`), the flags are clobbered (allowed).
-            unsafe {
-                let (src, dst) = (src.add($blk * part), dst.add($blk * part));
-                let park = park.as_mut_ptr();
-                match parts {
-                    $(1 if n >= HALVES_CHUNKS && (dst as usize) % 64 == 16 => {
-                        enc_loop!($class, [store $halves], s, park, src, dst, n, $blk, $blk, $prefetch)
-                    }
-                    1 if n >= HALVES_CHUNKS && (dst as usize) % 64 == 48 => {
-                        enc_loop!($class, [$halves store], s, park, src, dst, n, $blk, $blk, $prefetch)
-                    })?
-                    1 => enc_loop!($class, [store store], s, park, src, dst, n, $blk, $blk, $prefetch),
-                    2 => enc_loop!($class, [store store], s, park, src, dst, n, 2 * $blk, $blk, []),
-                    _ => enc_loop!($class, [store store], s, park, src, dst, n, 4 * $blk, $blk, []),
+            enc_entry!(s, buf, part, parts, matches!(parts, 2 | 4), $blk => n, src, dst, park, {
+                if parts == 2 {
+                    enc_loop!($class, [store store], s, park, src, dst, n, 2 * $blk, $blk, [])
+                } else {
+                    enc_loop!($class, [store store], s, park, src, dst, n, 4 * $blk, $blk, [])
                 }
-            }
-            s[4].0 = park[1];
-            s[8].0 = park[2];
-            s[12].0 = park[3];
+            })
         }
 
         #[doc = concat!("`Lanes::hiae_absorb_chunks` on `", stringify!($class), "` registers.")]
@@ -531,7 +616,7 @@ macro_rules! loops {
             part: usize,
             parts: usize,
         ) {
-            let n = chunks(data.len(), $blk, part, parts);
+            let n = chunks(data.len(), $blk, part, parts, matches!(parts, 1 | 2 | 4));
             if n == 0 {
                 return;
             }
@@ -559,18 +644,19 @@ macro_rules! loops {
 
 loops!(
     Xmm<VL, VEX>, [const VL: bool, const VEX: bool], xmm_reg, 16, "avx,aes",
-    encrypt_xmm, absorb_xmm, prefetch []
+    encrypt_xmm, encrypt_xmm_parts, absorb_xmm, prefetch []
 );
 loops!(
     Ymm<VL>, [const VL: bool], ymm_reg, 32, "avx2,vaes",
-    encrypt_ymm, absorb_ymm, prefetch [0 1 2 3 4 5 6 7], store_halves
+    encrypt_ymm, encrypt_ymm_parts, absorb_ymm, prefetch [0 1 2 3 4 5 6 7], store_halves
 );
 
 /// The trait methods [`Lanes::hiae_encrypt_chunks`](crate::Lanes::hiae_encrypt_chunks) and
 /// [`Lanes::hiae_absorb_chunks`](crate::Lanes::hiae_absorb_chunks) of a lane type whose
-/// loops are `$enc` and `$absorb` (from [`loops`]), run where `Self::HIAE_LOOPS`.
+/// loops are `$enc`, `$enc_parts` and `$absorb` (from [`loops`]), run where
+/// `Self::HIAE_LOOPS`.
 macro_rules! hiae_methods {
-    ($enc:ident, $absorb:ident) => {
+    ($enc:ident, $enc_parts:ident, $absorb:ident) => {
         #[inline(always)]
         fn hiae_encrypt_chunks(
             state: &mut [Self; 16],
@@ -584,7 +670,13 @@ macro_rules! hiae_methods {
             // SAFETY: a lane type with `HIAE_LOOPS` is used only by entry points whose CPU
             // check included the features the loop is compiled with (AVX and AES-NI for
             // `Xmm<_, true>`, AVX2 and VAES for `Ymm`).
-            unsafe { super::hiae::$enc(state, buf, part, parts) };
+            unsafe {
+                if parts == 1 {
+                    super::hiae::$enc(state, buf, part)
+                } else {
+                    super::hiae::$enc_parts(state, buf, part, parts)
+                }
+            };
             true
         }
 

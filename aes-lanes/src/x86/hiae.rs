@@ -485,14 +485,13 @@ fn halves_kind(n: usize, dst: *mut u8) -> usize {
     }
 }
 
-/// The number of chunks in `len` bytes of `parts`-value blocks of `blk`-byte values, for a
-/// loop that takes `parts` where `parts_ok`.
+/// The number of chunks in `len` bytes of `parts`-value blocks of `blk`-byte values.
 ///
 /// # Panics
-/// If `len` is not a whole number of chunks, `part >= parts` or not `parts_ok`.
+/// If `len` is not a whole number of chunks, `part >= parts` or `parts` is not 1, 2 or 4.
 #[inline(always)]
-fn chunks(len: usize, blk: usize, part: usize, parts: usize, parts_ok: bool) -> usize {
-    if !(parts_ok && part < parts && len.is_multiple_of(16 * parts * blk)) {
+fn chunks(len: usize, blk: usize, part: usize, parts: usize) -> usize {
+    if !(matches!(parts, 1 | 2 | 4) && part < parts && len.is_multiple_of(16 * parts * blk)) {
         not_chunks(len, blk, part, parts);
     }
     len / (16 * parts * blk)
@@ -504,47 +503,13 @@ fn chunks(len: usize, blk: usize, part: usize, parts: usize, parts_ok: bool) -> 
 #[inline(never)]
 fn not_chunks(len: usize, blk: usize, part: usize, parts: usize) -> ! {
     panic!(
-        "part {part} of {parts} over {len} bytes of {blk}-byte values: not a part count this \
-         loop takes (1, 2 or 4 where it takes all), or not whole chunks"
+        "part {part} of {parts} over {len} bytes of {blk}-byte values: parts must be 1, 2 or 4, \
+         the length whole chunks"
     )
 }
 
-/// The body of an encryption loop function over `$buf` (part `$part` of `$parts`, where
-/// `$parts_ok`) and the state `$s`: binds `$n` (chunks), `$src` and `$dst` (the part's first
-/// block on either side) and `$park` (four `park` slots holding words 0, 4, 8 and 12) for
-/// `$run`, which runs a loop over them, then puts words 4, 8 and 12 back from `park`.
-macro_rules! enc_entry {
-    (
-        $s:ident, $buf:ident, $part:expr, $parts:expr, $parts_ok:expr, $blk:literal
-        => $n:ident, $src:ident, $dst:ident, $park:ident, $run:block
-    ) => {{
-        let $n = chunks($buf.len(), $blk, $part, $parts, $parts_ok);
-        if $n == 0 {
-            return;
-        }
-        let ($src, $dst) = $buf.into_raw();
-        // Slot 0 is only written in the loop; its initial value is not read.
-        let mut slots = [$s[0].0, $s[4].0, $s[8].0, $s[12].0];
-        // SAFETY: `chunks` checked that `n` chunks of `16 · parts` blocks of `$blk` bytes are
-        // `buf`'s length, so the loop reads and writes block `i` of part `part` of each chunk,
-        // at `$blk (i · parts + part)` bytes into the chunk, inside both sides of `buf`; the
-        // sides are the same memory or disjoint (`InOutBuf`), each block is read before its
-        // ciphertext is written (prefetches do not fault). `park` holds four slots aligned to
-        // `$blk` bytes. The CPU features: the caller's contract. No stack use (no
-        // `push`/`call`), the flags are clobbered (allowed).
-        unsafe {
-            let ($src, $dst) = ($src.add($blk * $part), $dst.add($blk * $part));
-            let $park = slots.as_mut_ptr();
-            $run
-        }
-        $s[4].0 = slots[1];
-        $s[8].0 = slots[2];
-        $s[12].0 = slots[3];
-    }};
-}
-
-/// The loop functions of one lane type: `$enc` (one part) and `$enc_parts` (2 or 4 parts) for
-/// [`Lanes::hiae_encrypt_chunks`](crate::Lanes::hiae_encrypt_chunks), and `$absorb`
+/// The two loop functions of one lane type: `$enc`
+/// ([`Lanes::hiae_encrypt_chunks`](crate::Lanes::hiae_encrypt_chunks)) and `$absorb`
 /// ([`Lanes::hiae_absorb_chunks`](crate::Lanes::hiae_absorb_chunks)) for `$lane` (generic
 /// over `$g`), whose value is one register of class `$class` holding `$blk` bytes, compiled
 /// with `$features`; `prefetch` lists the lines the one-part encryption loop prefetches,
@@ -562,9 +527,9 @@ macro_rules! loops {
     };
     (
         $lane:ty, [$($g:tt)*], $class:ident, $blk:literal, $features:literal,
-        $enc:ident, $enc_parts:ident, $absorb:ident, prefetch $prefetch:tt $(, $halves:ident)?
+        $enc:ident, $absorb:ident, prefetch $prefetch:tt $(, $halves:ident)?
     ) => {
-        #[doc = concat!("`Lanes::hiae_encrypt_chunks` on `", stringify!($class), "` registers, one part.")]
+        #[doc = concat!("`Lanes::hiae_encrypt_chunks` on `", stringify!($class), "` registers.")]
         ///
         /// # Safety
         #[doc = concat!("The CPU must support ", $features, ".")]
@@ -574,34 +539,34 @@ macro_rules! loops {
             s: &mut [$lane; 16],
             buf: InOutBuf<'_, '_, u8>,
             part: usize,
-        ) {
-            enc_entry!(s, buf, part, 1, true, $blk => n, src, dst, park, {
-                loops!(@one $class, s, park, src, dst, n, $blk, $prefetch $(, $halves)?)
-            })
-        }
-
-        #[doc = concat!("`Lanes::hiae_encrypt_chunks` on `", stringify!($class), "` registers, part `part` of 2 or 4.")]
-        ///
-        /// A function apart from the one-part loop, so that a call whose part count is not a
-        /// constant is not weighed for inlining with the loops of both.
-        ///
-        /// # Safety
-        #[doc = concat!("The CPU must support ", $features, ".")]
-        #[inline]
-        #[target_feature(enable = $features)]
-        pub(super) unsafe fn $enc_parts<$($g)*>(
-            s: &mut [$lane; 16],
-            buf: InOutBuf<'_, '_, u8>,
-            part: usize,
             parts: usize,
         ) {
-            enc_entry!(s, buf, part, parts, matches!(parts, 2 | 4), $blk => n, src, dst, park, {
-                if parts == 2 {
-                    enc_loop!($class, [store store], s, park, src, dst, n, 2 * $blk, $blk, [])
-                } else {
-                    enc_loop!($class, [store store], s, park, src, dst, n, 4 * $blk, $blk, [])
+            let n = chunks(buf.len(), $blk, part, parts);
+            if n == 0 {
+                return;
+            }
+            let (src, dst) = buf.into_raw();
+            // Slot 0 is only written in the loop; its initial value is not read.
+            let mut park = [s[0].0, s[4].0, s[8].0, s[12].0];
+            // SAFETY: `chunks` checked that `n` chunks of `16 · parts` blocks of `$blk` bytes
+            // are `buf`'s length, so the loop reads and writes block `i` of part `part` of
+            // each chunk, at `$blk (i · parts + part)` bytes into the chunk, inside both sides
+            // of `buf`; the sides are the same memory or disjoint (`InOutBuf`), each block is
+            // read before its ciphertext is written (prefetches do not fault). `park` holds
+            // four slots aligned to `$blk` bytes. The CPU features: the caller's contract. No
+            // stack use (no `push`/`call`), the flags are clobbered (allowed).
+            unsafe {
+                let (src, dst) = (src.add($blk * part), dst.add($blk * part));
+                let park = park.as_mut_ptr();
+                match parts {
+                    1 => loops!(@one $class, s, park, src, dst, n, $blk, $prefetch $(, $halves)?),
+                    2 => enc_loop!($class, [store store], s, park, src, dst, n, 2 * $blk, $blk, []),
+                    _ => enc_loop!($class, [store store], s, park, src, dst, n, 4 * $blk, $blk, []),
                 }
-            })
+            }
+            s[4].0 = park[1];
+            s[8].0 = park[2];
+            s[12].0 = park[3];
         }
 
         #[doc = concat!("`Lanes::hiae_absorb_chunks` on `", stringify!($class), "` registers.")]
@@ -616,7 +581,7 @@ macro_rules! loops {
             part: usize,
             parts: usize,
         ) {
-            let n = chunks(data.len(), $blk, part, parts, matches!(parts, 1 | 2 | 4));
+            let n = chunks(data.len(), $blk, part, parts);
             if n == 0 {
                 return;
             }
@@ -644,19 +609,18 @@ macro_rules! loops {
 
 loops!(
     Xmm<VL, VEX>, [const VL: bool, const VEX: bool], xmm_reg, 16, "avx,aes",
-    encrypt_xmm, encrypt_xmm_parts, absorb_xmm, prefetch []
+    encrypt_xmm, absorb_xmm, prefetch []
 );
 loops!(
     Ymm<VL>, [const VL: bool], ymm_reg, 32, "avx2,vaes",
-    encrypt_ymm, encrypt_ymm_parts, absorb_ymm, prefetch [0 1 2 3 4 5 6 7], store_halves
+    encrypt_ymm, absorb_ymm, prefetch [0 1 2 3 4 5 6 7], store_halves
 );
 
 /// The trait methods [`Lanes::hiae_encrypt_chunks`](crate::Lanes::hiae_encrypt_chunks) and
 /// [`Lanes::hiae_absorb_chunks`](crate::Lanes::hiae_absorb_chunks) of a lane type whose
-/// loops are `$enc`, `$enc_parts` and `$absorb` (from [`loops`]), run where
-/// `Self::HIAE_LOOPS`.
+/// loops are `$enc` and `$absorb` (from [`loops`]), run where `Self::HIAE_LOOPS`.
 macro_rules! hiae_methods {
-    ($enc:ident, $enc_parts:ident, $absorb:ident) => {
+    ($enc:ident, $absorb:ident) => {
         #[inline(always)]
         fn hiae_encrypt_chunks(
             state: &mut [Self; 16],
@@ -670,13 +634,7 @@ macro_rules! hiae_methods {
             // SAFETY: a lane type with `HIAE_LOOPS` is used only by entry points whose CPU
             // check included the features the loop is compiled with (AVX and AES-NI for
             // `Xmm<_, true>`, AVX2 and VAES for `Ymm`).
-            unsafe {
-                if parts == 1 {
-                    super::hiae::$enc(state, buf, part)
-                } else {
-                    super::hiae::$enc_parts(state, buf, part, parts)
-                }
-            };
+            unsafe { super::hiae::$enc(state, buf, part, parts) };
             true
         }
 

@@ -41,7 +41,7 @@ impl<const VL: bool, const VEX: bool> Lanes for Xmm<VL, VEX> {
     const FUSED_XOR3: bool = VL;
     const HIAE_LOOPS: bool = VEX && !VL && !cfg!(miri);
 
-    super::hiae::hiae_methods!(encrypt_xmm, encrypt_xmm_parts, absorb_xmm);
+    super::hiae::hiae_methods!(encrypt_xmm, absorb_xmm);
     super::diffuse::diffuse_methods!(diffuse_xmm, diffuse_from_xmm, update_xmm, [_, _]);
 
     #[inline(always)]

@@ -22,7 +22,7 @@ impl<const VL: bool> Lanes for Ymm<VL> {
     const REALIGN_STORES: bool = true;
     const HIAE_LOOPS: bool = !VL && !cfg!(miri);
 
-    super::hiae::hiae_methods!(encrypt_ymm, encrypt_ymm_parts, absorb_ymm);
+    super::hiae::hiae_methods!(encrypt_ymm, absorb_ymm);
     super::diffuse::diffuse_methods!(diffuse_ymm, diffuse_from_ymm, update_ymm, [_]);
 
     #[inline(always)]

@@ -1250,15 +1250,22 @@ impl<L: Lanes> State<L> {
         } else {
             &mut parked_words
         };
+        // `PARK`: what update `i + 1` reads from memory (its ciphertext block, and its `S0`
+        // and `S1` from `parked`) is read before update `i` stores its plaintext.
+        let mut ahead = [L::zero(); 3];
         while buf.len() >= size {
             let (mut chunk, rest) = buf.split_at(size);
             buf = rest;
             unroll16!(I => {
-                let c = L::load(&chunk.get_in()[Self::at(I, h, parts)..]);
                 let s = &mut self.s;
-                let t = c.xor(s[(I + 9) % 16]);
+                let [t, a, b] = if PARK && I > 0 {
+                    ahead
+                } else {
+                    let c = L::load(&chunk.get_in()[Self::at(I, h, parts)..]);
+                    [c.xor(s[(I + 9) % 16]), parked[I].xor(win[0]), parked[(I + 1) % 16]]
+                };
                 let m = if PARK {
-                    let x = parked[I].xor(win[0]).xor_late(parked[(I + 1) % 16], win[1]);
+                    let x = a.xor_late(b, win[1]);
                     parked[(I + 9) % 16] = s[(I + 9) % 16];
                     x.aes_round(t)
                 } else if L::AES_XOR_FIRST {
@@ -1272,6 +1279,11 @@ impl<L: Lanes> State<L> {
                 s[I] = s13.aes_round(t);
                 s[(I + 13) % 16] = s13.xor(m);
                 win = [win[1], win[2], m];
+                if PARK && I < 15 {
+                    const J: usize = I + 1;
+                    let c = L::load(&chunk.get_in()[Self::at(J, h, parts)..]);
+                    ahead = [c.xor(s[(J + 9) % 16]), parked[J].xor(win[0]), parked[(J + 1) % 16]];
+                }
                 let out = &mut chunk.get_out()[Self::at(I, h, parts)..];
                 if PIECES != 0 && I % 2 == PIECES - 1 {
                     m.store_pieces(out);

@@ -151,37 +151,6 @@ macro_rules! enc_chunk {
     };
 }
 
-/// Prefetches of input lines `$k` (64 bytes each), `{ahead}` bytes past the chunk just read,
-/// none where `{ahead}` is 0 ([`prefetch_ahead`]). Two lanes on `ymm` prefetch each chunk's
-/// eight lines. The same in the absorption loop, or in the loops over parts of four lanes,
-/// was slower.
-macro_rules! prefetch {
-    () => { "" };
-    ($($k:literal)+) => {
-        concat!(
-            "test {ahead}, {ahead}\n",
-            "jz 3f\n",
-            $("prefetcht0 [{src} + {ahead} + ", $k, " * 64]\n",)+
-            "3:\n",
-        )
-    };
-}
-
-/// How far past the chunk just read the one-part `ymm` encryption loop over `n` chunks
-/// prefetches its input: a kilobyte on inputs of fewer than 1024 chunks (512 KiB), else 0,
-/// which skips the prefetches. Where input and output no longer fit in the L2 cache,
-/// prefetches one to eight kilobytes ahead get in the way of the hardware's own: HiAEx2
-/// encryption of 1 MiB out of place on AMD Zen 4 (1 MiB of L2, `VAES-AVX2` forced) took
-/// 25.9–26.3 µs with them a kilobyte ahead and 21.5–24.6 µs without, and 512 KiB 8 % longer
-/// with them, in a copy of the loop outside the crate. Below that they gain a little: 64 KiB
-/// 1–2 % faster, 5–6 % with the output 16 bytes past a 32-byte boundary, 256 KiB 3–5 %
-/// (hiae's PERFORMANCE.md). A branch in the one loop body, not a second copy of the loop
-/// without them: that made the loop function too big to be inlined into the entry points.
-#[inline(always)]
-fn prefetch_ahead(n: usize) -> usize {
-    if n < 1024 { 1024 } else { 0 }
-}
-
 /// Message block `$i` XORed into the operand `$x` (a memory operand): the `S3` and `S13`
 /// XORs of the absorption updates.
 #[rustfmt::skip]
@@ -320,14 +289,16 @@ macro_rules! absorb_chunk_parked {
 }
 
 /// The text of one encryption loop: [`enc_chunk`] with stores `$ste` for even blocks and
-/// `$sto` for odd ones, then the [`prefetch`] lines listed.
+/// `$sto` for odd ones. No software prefetch: on AMD Zen 3, where the two-lane `ymm` loop is
+/// the default, prefetching each chunk's lines a kilobyte ahead made HiAEx2 encryption of
+/// 16 KiB to 256 KiB 1–10 % slower (hiae's PERFORMANCE.md), and on Zen 4 beyond its L2 cache
+/// a fifth slower.
 macro_rules! enc_body {
-    ($ste:ident $sto:ident, [$($k:literal)*]) => {
+    ($ste:ident $sto:ident) => {
         concat!(
             ".p2align 5\n",
             "2:\n",
             enc_chunk!($ste $sto),
-            prefetch!($($k)*),
             "add {src}, 16 * {stride}\n",
             "add {dst}, 16 * {stride}\n",
             "dec {n}\n",
@@ -337,25 +308,19 @@ macro_rules! enc_body {
 }
 
 /// The encryption loop over `$n > 0` chunks, state `$s` (words 4, 8, 12 in `$park` slots
-/// 1–3), operands of register class `$class`, blocks `$stride` bytes apart, the [`prefetch`]
-/// lines listed last: stores `[$ste $sto]` as in [`enc_body`], or with `select $kind =>` one
-/// of three such loops in the same `asm!`, the first for `$kind` 0, the second for 1, the
-/// third for 2. One `asm!` for the three and not one each: LLVM weighs each `asm!` by its
-/// operands when it decides on inlining, and three of them came within a few percent of its
-/// threshold for the loop function.
+/// 1–3), operands of register class `$class`, blocks `$stride` bytes apart: stores
+/// `[$ste $sto]` as in [`enc_body`], or with `select $kind =>` one of three such loops in the
+/// same `asm!`, the first for `$kind` 0, the second for 1, the third for 2. One `asm!` for
+/// the three and not one each: LLVM weighs each `asm!` by its operands when it decides on
+/// inlining, and three of them came within a few percent of its threshold for the loop
+/// function.
 macro_rules! enc_loop {
-    ($class:ident, [$ste:ident $sto:ident], $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:expr, $blk:literal, []) => {
-        enc_loop!(@ $class, $s, $park, $src, $dst, $n, $stride, $blk, [enc_body!($ste $sto, []),], [])
-    };
-    ($class:ident, [$ste:ident $sto:ident], $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:expr, $blk:literal, [$($k:literal)+]) => {
-        enc_loop!(
-            @ $class, $s, $park, $src, $dst, $n, $stride, $blk, [enc_body!($ste $sto, [$($k)+]),],
-            [ahead = in(reg) prefetch_ahead($n),]
-        )
+    ($class:ident, [$ste:ident $sto:ident], $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:expr, $blk:literal) => {
+        enc_loop!(@ $class, $s, $park, $src, $dst, $n, $stride, $blk, [enc_body!($ste $sto),], [])
     };
     (
         $class:ident, select $kind:expr => [$a0:ident $b0:ident] [$a1:ident $b1:ident] [$a2:ident $b2:ident],
-        $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:expr, $blk:literal, [$($k:literal)+]
+        $s:ident, $park:expr, $src:expr, $dst:expr, $n:expr, $stride:expr, $blk:literal
     ) => {
         enc_loop!(
             @ $class, $s, $park, $src, $dst, $n, $stride, $blk,
@@ -363,16 +328,16 @@ macro_rules! enc_loop {
                 "cmp {kind}, 1",
                 "jb 4f",
                 "je 5f",
-                enc_body!($a2 $b2, [$($k)+]),
+                enc_body!($a2 $b2),
                 "jmp 6f",
                 "4:",
-                enc_body!($a0 $b0, [$($k)+]),
+                enc_body!($a0 $b0),
                 "jmp 6f",
                 "5:",
-                enc_body!($a1 $b1, [$($k)+]),
+                enc_body!($a1 $b1),
                 "6:",
             ],
-            [ahead = in(reg) prefetch_ahead($n), kind = in(reg) $kind,]
+            [kind = in(reg) $kind,]
         )
     };
     (
@@ -512,22 +477,21 @@ fn not_chunks(len: usize, blk: usize, part: usize, parts: usize) -> ! {
 /// ([`Lanes::hiae_encrypt_chunks`](crate::Lanes::hiae_encrypt_chunks)) and `$absorb`
 /// ([`Lanes::hiae_absorb_chunks`](crate::Lanes::hiae_absorb_chunks)) for `$lane` (generic
 /// over `$g`), whose value is one register of class `$class` holding `$blk` bytes, compiled
-/// with `$features`; `prefetch` lists the lines the one-part encryption loop prefetches,
-/// `$halves` (if given) stores the blocks of outputs 16 bytes past a `$blk`-byte boundary
-/// that would cross a cache line ([`HALVES_CHUNKS`]).
+/// with `$features`; `$halves` (if given) stores the blocks of outputs 16 bytes past a
+/// `$blk`-byte boundary that would cross a cache line ([`HALVES_CHUNKS`]).
 macro_rules! loops {
-    (@one $class:ident, $s:ident, $park:ident, $src:ident, $dst:ident, $n:ident, $blk:literal, $prefetch:tt) => {
-        enc_loop!($class, [store store], $s, $park, $src, $dst, $n, $blk, $blk, $prefetch)
+    (@one $class:ident, $s:ident, $park:ident, $src:ident, $dst:ident, $n:ident, $blk:literal) => {
+        enc_loop!($class, [store store], $s, $park, $src, $dst, $n, $blk, $blk)
     };
-    (@one $class:ident, $s:ident, $park:ident, $src:ident, $dst:ident, $n:ident, $blk:literal, $prefetch:tt, $halves:ident) => {
+    (@one $class:ident, $s:ident, $park:ident, $src:ident, $dst:ident, $n:ident, $blk:literal, $halves:ident) => {
         enc_loop!(
             $class, select halves_kind($n, $dst) => [store store] [store $halves] [$halves store],
-            $s, $park, $src, $dst, $n, $blk, $blk, $prefetch
+            $s, $park, $src, $dst, $n, $blk, $blk
         )
     };
     (
         $lane:ty, [$($g:tt)*], $class:ident, $blk:literal, $features:literal,
-        $enc:ident, $absorb:ident, prefetch $prefetch:tt $(, $halves:ident)?
+        $enc:ident, $absorb:ident $(, $halves:ident)?
     ) => {
         #[doc = concat!("`Lanes::hiae_encrypt_chunks` on `", stringify!($class), "` registers.")]
         ///
@@ -552,16 +516,16 @@ macro_rules! loops {
             // are `buf`'s length, so the loop reads and writes block `i` of part `part` of
             // each chunk, at `$blk (i · parts + part)` bytes into the chunk, inside both sides
             // of `buf`; the sides are the same memory or disjoint (`InOutBuf`), each block is
-            // read before its ciphertext is written (prefetches do not fault). `park` holds
+            // read before its ciphertext is written. `park` holds
             // four slots aligned to `$blk` bytes. The CPU features: the caller's contract. No
             // stack use (no `push`/`call`), the flags are clobbered (allowed).
             unsafe {
                 let (src, dst) = (src.add($blk * part), dst.add($blk * part));
                 let park = park.as_mut_ptr();
                 match parts {
-                    1 => loops!(@one $class, s, park, src, dst, n, $blk, $prefetch $(, $halves)?),
-                    2 => enc_loop!($class, [store store], s, park, src, dst, n, 2 * $blk, $blk, []),
-                    _ => enc_loop!($class, [store store], s, park, src, dst, n, 4 * $blk, $blk, []),
+                    1 => loops!(@one $class, s, park, src, dst, n, $blk $(, $halves)?),
+                    2 => enc_loop!($class, [store store], s, park, src, dst, n, 2 * $blk, $blk),
+                    _ => enc_loop!($class, [store store], s, park, src, dst, n, 4 * $blk, $blk),
                 }
             }
             s[4].0 = park[1];
@@ -609,11 +573,11 @@ macro_rules! loops {
 
 loops!(
     Xmm<VL, VEX>, [const VL: bool, const VEX: bool], xmm_reg, 16, "avx,aes",
-    encrypt_xmm, absorb_xmm, prefetch []
+    encrypt_xmm, absorb_xmm
 );
 loops!(
     Ymm<VL>, [const VL: bool], ymm_reg, 32, "avx2,vaes",
-    encrypt_ymm, absorb_ymm, prefetch [0 1 2 3 4 5 6 7], store_halves
+    encrypt_ymm, absorb_ymm, store_halves
 );
 
 /// The trait methods [`Lanes::hiae_encrypt_chunks`](crate::Lanes::hiae_encrypt_chunks) and

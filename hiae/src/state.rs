@@ -1258,7 +1258,7 @@ impl<L: Lanes> State<L> {
             buf = rest;
             unroll16!(I => {
                 let s = &mut self.s;
-                let [t, a, b] = if PARK && I > 0 {
+                let [t, a, b] = if PARK && I != 0 {
                     ahead
                 } else {
                     let c = L::load(&chunk.get_in()[Self::at(I, h, parts)..]);
@@ -1280,7 +1280,7 @@ impl<L: Lanes> State<L> {
                 s[(I + 13) % 16] = s13.xor(m);
                 win = [win[1], win[2], m];
                 if PARK && I < 15 {
-                    const J: usize = I + 1;
+                    const J: usize = (I + 1) % 16;
                     let c = L::load(&chunk.get_in()[Self::at(J, h, parts)..]);
                     ahead = [c.xor(s[(J + 9) % 16]), parked[J].xor(win[0]), parked[(J + 1) % 16]];
                 }

@@ -516,9 +516,9 @@ macro_rules! loops {
             // are `buf`'s length, so the loop reads and writes block `i` of part `part` of
             // each chunk, at `$blk (i · parts + part)` bytes into the chunk, inside both sides
             // of `buf`; the sides are the same memory or disjoint (`InOutBuf`), each block is
-            // read before its ciphertext is written. `park` holds
-            // four slots aligned to `$blk` bytes. The CPU features: the caller's contract. No
-            // stack use (no `push`/`call`), the flags are clobbered (allowed).
+            // read before its ciphertext is written. `park` holds four slots aligned to `$blk`
+            // bytes. The CPU features: the caller's contract. No stack use (no `push`/`call`),
+            // the flags are clobbered (allowed).
             unsafe {
                 let (src, dst) = (src.add($blk * part), dst.add($blk * part));
                 let park = park.as_mut_ptr();

@@ -51,11 +51,12 @@ pub(crate) const MAC_SHORT_UPDATES: usize = 5;
 /// Shortest run of whole chunks whose output the encryption loop realigns ([`Realign`]).
 const REALIGN_MIN: usize = 8192;
 
-/// Shortest run of whole chunks for which the decryption loop stores the values that would
-/// cross a cache line in 16-byte pieces ([`State::pieces_for`]). HiAEx2 on AMD Zen 4, output
-/// 16 bytes past a 32-byte boundary: 8 KiB in 256 instead of 271 ns, 64 KiB 1880–1930
-/// instead of 2100–2300, 1 MiB 30.3–30.6 instead of 34.4–39.1 µs; from 1 KiB to 4 KiB level
-/// or up to 5 % slower (PERFORMANCE.md).
+/// Shortest run of whole chunks for which the decryption loop realigns its stores within
+/// each chunk ([`State::pieces_for`]), where the output is 16 bytes past a 32-byte boundary.
+/// HiAEx2 on AMD Zen 3, against the values that would cross a line stored in 16-byte pieces:
+/// 64 KiB in 2120–2144 instead of 2231–2253 ns, 1 MiB 35.5–35.7 instead of 36.7–38.1 µs, 16
+/// and 32 KiB faster, 8 KiB level within the noise; the pieces against whole stores on AMD
+/// Zen 4: 8 KiB 256 instead of 271 ns, 64 KiB 1880–1930 instead of 2100–2300 (PERFORMANCE.md).
 const DEC_PIECES_MIN: usize = 8192;
 
 /// Whether `len` bytes of message or MAC input of a `lanes`-lane instance go to the one-shot
@@ -1161,7 +1162,7 @@ impl<L: Lanes> State<L> {
     /// 8 KiB in 212 instead of 237).
     /// The decryption loop, realigned so, gained less (64 KiB: 1817 instead of 2046 ns) and
     /// its parked form spilled more with a realigned loop beside it in the same kernel; it
-    /// stores in pieces instead ([`pieces_for`](Self::pieces_for)).
+    /// realigns within each chunk instead ([`pieces_for`](Self::pieces_for)).
     #[inline(always)]
     fn shift_for(buf: &mut InOutBuf<'_, '_, u8>, parts: usize, min: usize) -> usize {
         if !(Self::UNROLL && L::REALIGN_STORES && L::PARTS == 1) || parts != 1 {
@@ -1194,13 +1195,18 @@ impl<L: Lanes> State<L> {
         }
     }
 
-    /// Which values of a chunk the decryption loop stores in 16-byte pieces
-    /// ([`Lanes::store_pieces`]) because they would cross a cache line: 0 none, 1 those of
-    /// even updates, 2 those of odd ones. Where the encryption loop would shift a 256-bit
-    /// output by a block ([`shift_for`](Self::shift_for), from [`DEC_PIECES_MIN`] bytes), the
-    /// output is 16 bytes past a 32-byte boundary and every other value sits across a line;
-    /// else 0. (The shifted stores themselves, [`Realign`], made the decryption kernel spill
-    /// more.)
+    /// Whether and how the decryption loop realigns its stores within each chunk: 0 not, else
+    /// 1 when the chunk's first value would cross a cache line (the output 48 bytes past a
+    /// 64-byte boundary), 2 when its last one would (16 bytes past). Where the encryption loop
+    /// would shift a 256-bit output by a block ([`shift_for`](Self::shift_for), from
+    /// [`DEC_PIECES_MIN`] bytes), the output is 16 bytes past a 32-byte boundary and every
+    /// other value sits across a line. The loop then stores update `i`'s value with the last
+    /// block of update `i - 1`'s ([`Lanes::shift_blocks`]) 16 bytes before its place, so that
+    /// no store crosses a line, and the chunk's first and last values whole as well (the one
+    /// that would cross a line in 16-byte pieces, [`Lanes::store_pieces`]): 17 or 18 stores
+    /// per 512 bytes, where the pieces of every crossing value took 24, and the stores per
+    /// line were what the loop waited on. (The shifts across chunks of [`Realign`] made the
+    /// decryption kernel spill more.)
     #[inline(always)]
     fn pieces_for(buf: &mut InOutBuf<'_, '_, u8>, parts: usize) -> usize {
         if L::BYTES != 32 || Self::shift_for(buf, parts, DEC_PIECES_MIN) == 0 {
@@ -1284,11 +1290,21 @@ impl<L: Lanes> State<L> {
                     let c = L::load(&chunk.get_in()[Self::at(J, h, parts)..]);
                     ahead = [c.xor(s[(J + 9) % 16]), parked[J].xor(win[0]), parked[(J + 1) % 16]];
                 }
-                let out = &mut chunk.get_out()[Self::at(I, h, parts)..];
-                if PIECES != 0 && I % 2 == PIECES - 1 {
-                    m.store_pieces(out);
+                if PIECES != 0 {
+                    // Realigned within the chunk (`pieces_for`); `win[1]` is update i-1's value.
+                    let out = chunk.get_out();
+                    if I == 0 {
+                        if PIECES == 1 { m.store_pieces(out) } else { m.store(out) }
+                    } else {
+                        let at = I * Self::BLOCK - 16;
+                        L::shift_blocks(win[1], m, 1).store(&mut out[at..]);
+                    }
+                    if I == 15 {
+                        let out = &mut out[I * Self::BLOCK..];
+                        if PIECES == 2 { m.store_pieces(out) } else { m.store(out) }
+                    }
                 } else {
-                    m.store(out);
+                    m.store(&mut chunk.get_out()[Self::at(I, h, parts)..]);
                 }
             });
         }
